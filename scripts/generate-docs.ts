@@ -1,0 +1,15 @@
+// Regenerates the README's configuration table and .env.example from the zod schema.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { configTable, envExample } from '../src/config-docs.ts';
+
+const BEGIN = '<!-- config-table:begin -->';
+const END = '<!-- config-table:end -->';
+const readme = readFileSync('README.md', 'utf8');
+const start = readme.indexOf(BEGIN);
+const end = readme.indexOf(END);
+if (start < 0 || end < 0) throw new Error('README.md lacks the config-table markers');
+writeFileSync(
+  'README.md',
+  `${readme.slice(0, start + BEGIN.length)}\n${configTable()}\n${readme.slice(end)}`,
+);
+writeFileSync('.env.example', envExample());

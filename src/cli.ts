@@ -1,0 +1,28 @@
+import { Command, CommanderError } from 'commander';
+import { registerDbCommands } from './commands/db.ts';
+import { registerDemoCommand } from './commands/demo.ts';
+import { EXIT, loadConfigOrExit } from './commands/runtime.ts';
+
+const program = new Command()
+  .name('ledgersync')
+  .description("Syncs a customer's ERP with the svc spend platform.")
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+registerDemoCommand(program);
+registerDbCommands(program);
+
+// A broken environment is reported before anything else, whatever the command (not for --help).
+const args = process.argv.slice(2);
+if (!args.some((a) => a === '--help' || a === '-h' || a === 'help')) loadConfigOrExit();
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Help and version are not failures; every other parse error is a usage error.
+    const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+    process.exit(benign.includes(error.code) ? EXIT.ok : EXIT.usage);
+  }
+  throw error;
+}

@@ -1,0 +1,174 @@
+import cron from 'node-cron';
+import { z } from 'zod';
+
+/**
+ * The whole environment of ledgersync, as one zod schema. This is the only module that reads
+ * process.env; everything else receives the frozen Config (or a typed slice of it).
+ * Each entry's description feeds the README's configuration table (a test keeps them in step).
+ */
+
+const cronExpression = z
+  .string()
+  .refine((v) => cron.validate(v), { message: 'is not a valid cron expression (5 or 6 fields)' });
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+  );
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development').describe('Runtime mode.'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('Log level (pino). JSON lines unless stdout is a terminal.'),
+
+  PLATFORM_BASE_URL: url(['http:', 'https:'])
+    .optional()
+    .describe('The platform API base, ending in /developer/v1. Unset: the built-in platform stub is used.'),
+  PLATFORM_CLIENT_ID: z.string().min(1).optional().describe('OAuth client id (client-credentials grant).'),
+  PLATFORM_CLIENT_SECRET: z.string().min(1).optional().describe('OAuth client secret. Never logged.'),
+  PLATFORM_SCOPES: z
+    .string()
+    .default(
+      'accounting:read accounting:write transactions:read reimbursements:read transfers:read cashbacks:read bills:read entities:read vendors:read vendors:write',
+    )
+    .describe('Space-separated scopes requested with the token.'),
+  PLATFORM_CONNECTION_ID: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The accounting connection to sync. Unset: the active connection.'),
+
+  RATE_LIMIT_MAX: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(200)
+    .describe('Platform requests allowed per window per egress IP (PLATFORM-FACTS F3).'),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10_000).describe('Rolling window (ms).'),
+  RATE_LIMIT_MARGIN: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(4)
+    .describe('Permits held back per window for clock skew and network delay.'),
+  EGRESS_ID: z
+    .string()
+    .min(1)
+    .default('default')
+    .describe('Name of the egress IP; processes sharing it share one rate budget in Redis.'),
+
+  DATABASE_URL: url(['postgres:', 'postgresql:'])
+    .optional()
+    .describe('PostgreSQL URL. Unset: an embedded PostgreSQL is started, data in .ledgersync/pg.'),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .default('ledgersync')
+    .describe("The worker's own schema."),
+  EMBEDDED_DATA_DIR: z.string().default('.ledgersync').describe('Folder for embedded PostgreSQL data.'),
+  REDIS_URL: url(['redis:', 'rediss:'])
+    .optional()
+    .describe('Redis URL (AOF on, maxmemory-policy noeviction). Unset: redis-server from PATH is started.'),
+  QUEUE_PREFIX: z.string().min(1).default('ledgersync').describe('BullMQ key prefix.'),
+
+  ERP: z.enum(['ledger', 'tryton']).default('ledger').describe('Which ERP adapter to use.'),
+  LEDGER_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .default('ledger')
+    .describe('Schema of the built-in ledger ERP.'),
+  TRYTON_URL: url(['http:', 'https:']).optional().describe('Tryton JSON-RPC URL (ERP=tryton).'),
+  TRYTON_DATABASE: z.string().optional().describe('Tryton database name (ERP=tryton).'),
+  TRYTON_USER: z.string().optional().describe('Tryton user (ERP=tryton).'),
+  TRYTON_PASSWORD: z.string().optional().describe('Tryton password (ERP=tryton). Never logged.'),
+
+  WEBHOOK_SECRET: z
+    .string()
+    .min(16)
+    .optional()
+    .describe('Secret for X-Svc-Webhook-Signature; set from the subscription response. Never logged.'),
+  WEBHOOK_PUBLIC_URL: url(['http:', 'https:'])
+    .optional()
+    .describe("Public URL of this worker's webhook route, registered with the platform."),
+
+  SCHEDULE_OBJECT_SYNC_WEEKDAYS: cronExpression
+    .default('0 */2 * * 1-5')
+    .describe('Object syncs on weekdays (spec 000: every 1-4 hours).'),
+  SCHEDULE_OBJECT_SYNC_WEEKENDS: cronExpression
+    .default('0 */12 * * 0,6')
+    .describe('Object syncs at weekends (spec 000: every 12 hours).'),
+  SCHEDULE_COA_MIRROR: cronExpression.default('30 1 * * *').describe('Chart-of-accounts mirror (daily).'),
+
+  SERVER_HOST: z.string().default('127.0.0.1').describe("Address the worker's HTTP server binds."),
+  SERVER_PORT: port
+    .default(8080)
+    .describe("Port of the worker's HTTP server (webhooks, dashboard, metrics)."),
+  OPERATOR_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .describe('Bearer token for dashboard, status and metrics; required when SERVER_HOST is not loopback.'),
+  STUB_PORT: port.default(4010).describe('Port of the built-in platform stub (`ledgersync stub`).'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+export type Config = Readonly<Env>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+function crossFieldProblems(env: Env): string[] {
+  const problems: string[] = [];
+  if (env.PLATFORM_BASE_URL && !(env.PLATFORM_CLIENT_ID && env.PLATFORM_CLIENT_SECRET)) {
+    problems.push('PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET: required when PLATFORM_BASE_URL is set');
+  }
+  if (env.ERP === 'tryton') {
+    for (const key of ['TRYTON_URL', 'TRYTON_DATABASE', 'TRYTON_USER', 'TRYTON_PASSWORD'] as const) {
+      if (!env[key]) problems.push(`${key}: required when ERP=tryton`);
+    }
+  }
+  if (!LOOPBACK.has(env.SERVER_HOST) && !env.OPERATOR_TOKEN) {
+    problems.push(`OPERATOR_TOKEN: required when SERVER_HOST (${env.SERVER_HOST}) is not loopback`);
+  }
+  if (env.RATE_LIMIT_MARGIN >= env.RATE_LIMIT_MAX) {
+    problems.push('RATE_LIMIT_MARGIN: must be smaller than RATE_LIMIT_MAX');
+  }
+  return problems;
+}
+
+/**
+ * Parses an environment. Every problem is collected, so one run of the program names all of
+ * them; the message quotes variable names, never values (a value may be a secret).
+ */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = source[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(problems);
+  }
+  const problems = crossFieldProblems(parsed.data);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(parsed.data);
+}

@@ -1,0 +1,47 @@
+import { resolve } from 'node:path';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import { startEmbeddedPostgres } from './embedded-postgres.ts';
+import { startEmbeddedRedis } from './embedded-redis.ts';
+import type { ManagedService } from './managed-service.ts';
+
+export interface Services {
+  databaseUrl: string;
+  redisUrl: string;
+  /** Stops what this process started (in reverse order); idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * PostgreSQL and Redis for this process: the configured URLs when given, otherwise the embedded
+ * defaults. Either way the rest of the program sees two URLs: one code path for both.
+ */
+export async function provideServices(
+  config: Pick<Config, 'DATABASE_URL' | 'REDIS_URL' | 'EMBEDDED_DATA_DIR'>,
+  log: Logger,
+): Promise<Services> {
+  const started: ManagedService[] = [];
+  try {
+    const start = async (starting: Promise<ManagedService>): Promise<string> => {
+      const service = await starting;
+      started.push(service);
+      return service.url;
+    };
+    const databaseUrl: string =
+      config.DATABASE_URL ?? (await start(startEmbeddedPostgres(resolve(config.EMBEDDED_DATA_DIR, 'pg'), log)));
+    const redisUrl: string = config.REDIS_URL ?? (await start(startEmbeddedRedis(log)));
+    let stopped = false;
+    return {
+      databaseUrl,
+      redisUrl,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        for (const service of started.reverse()) if (service.owned) await service.stop();
+      },
+    };
+  } catch (error) {
+    for (const service of started.reverse()) if (service.owned) await service.stop().catch(() => undefined);
+    throw error;
+  }
+}
