@@ -1,0 +1,37 @@
+import type { Sql } from 'postgres';
+
+export interface ClaimRequest {
+  connectionId: string;
+  syncType: string;
+  objectIds: readonly string[];
+  /** Set for sync-button rows, so their results are posted with this id (spec 001 rule 4). */
+  syncRequestId?: string | undefined;
+}
+
+/**
+ * Claims ledger rows for objects the platform shows as ready, and returns the ids whose ERP
+ * write is due now (rows in PENDING). In one statement:
+ * - a new object gets a PENDING row;
+ * - a PENDING row (a crash between claim and outcome) stays due: the ERP call is idempotent by
+ *   object id, so repeating it returns the first result instead of writing twice;
+ * - a REPORTED row that is ready again (its failure was reported and the customer fixed the
+ *   coding, or the platform re-opened it) goes back to PENDING for another attempt;
+ * - IN_ERP and FAILED rows are not due: their outcome is known and waits in the outbox.
+ */
+export async function claimRows(sql: Sql, request: ClaimRequest): Promise<string[]> {
+  if (request.objectIds.length === 0) return [];
+  const rows = await sql<{ object_id: string }[]>`
+    insert into sync_ledger (connection_id, object_id, sync_type, state, sync_request_id)
+    select ${request.connectionId}, id, ${request.syncType}, 'PENDING', ${request.syncRequestId ?? null}
+    from unnest(${sql.array(request.objectIds as string[])}::text[]) as id
+    on conflict (connection_id, object_id, sync_type) do update
+      set state = 'PENDING',
+          attempts = sync_ledger.attempts + 1,
+          batch_id = null,
+          outcome = null,
+          sync_request_id = coalesce(excluded.sync_request_id, sync_ledger.sync_request_id),
+          updated_at = now()
+      where sync_ledger.state in ('PENDING', 'REPORTED')
+    returning object_id`;
+  return rows.map((r) => r.object_id);
+}

@@ -1,0 +1,35 @@
+import type { Sql } from 'postgres';
+import type { FrozenBatch, SyncBody } from './freeze-batch.ts';
+
+/** Frozen batches not yet acknowledged, oldest first (a crash leaves them here to be resent). */
+export async function frozenBatches(
+  sql: Sql,
+  connectionId: string,
+  filter: { syncType?: string; syncRequestId?: string } = {},
+): Promise<FrozenBatch[]> {
+  const rows = await sql<
+    {
+      id: string;
+      sync_type: string;
+      sync_request_id: string | null;
+      body: SyncBody;
+      idempotency_key: string;
+      item_count: number;
+    }[]
+  >`
+    select id, sync_type, sync_request_id, body, idempotency_key, item_count
+    from result_batches
+    where connection_id = ${connectionId} and state = 'FROZEN'
+      ${filter.syncType ? sql`and sync_type = ${filter.syncType}` : sql``}
+      ${filter.syncRequestId ? sql`and sync_request_id = ${filter.syncRequestId}` : sql``}
+    order by id`;
+  return rows.map((r) => ({
+    id: String(r.id),
+    connectionId,
+    syncType: r.sync_type,
+    syncRequestId: r.sync_request_id,
+    body: r.body,
+    idempotencyKey: r.idempotency_key,
+    itemCount: r.item_count,
+  }));
+}
