@@ -1,7 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { registerDbCommands } from './commands/db.ts';
 import { registerDemoCommand } from './commands/demo.ts';
+import { registerErpCommands } from './commands/erp.ts';
 import { EXIT, loadConfigOrExit } from './commands/runtime.ts';
+import { registerSyncCommand } from './commands/sync.ts';
 
 const program = new Command()
   .name('ledgersync')
@@ -11,6 +13,8 @@ const program = new Command()
 
 registerDemoCommand(program);
 registerDbCommands(program);
+registerErpCommands(program);
+registerSyncCommand(program);
 
 // A broken environment is reported before anything else, whatever the command (not for --help).
 const args = process.argv.slice(2);

@@ -1,0 +1,42 @@
+import { type Job, UnrecoverableError } from 'bullmq';
+import type { AppContext } from '../src/app/app-context.ts';
+import { type ObjectSyncSummary, syncObjects } from '../src/sync/objects/sync-objects.ts';
+import { recorded } from '../src/sync/runs/record-run.ts';
+import { InvalidPayloadError, parsePayload, QUEUE_NAMES, SyncObjectsPayload } from './payloads.ts';
+
+/**
+ * Thin processor: parse the payload, run one object sync, record the run, report progress.
+ * A stalled job recovered by BullMQ is safe to repeat: the sync itself is idempotent.
+ */
+export async function processObjectSync(job: Job, app: AppContext): Promise<ObjectSyncSummary> {
+  let payload: SyncObjectsPayload;
+  try {
+    payload = parsePayload(SyncObjectsPayload, job.data, QUEUE_NAMES.objectSync);
+  } catch (error) {
+    if (error instanceof InvalidPayloadError) throw new UnrecoverableError(error.message);
+    throw error;
+  }
+  return recorded(
+    app.sql,
+    { connectionId: payload.connectionId, kind: payload.kind, trigger: payload.trigger },
+    () =>
+      syncObjects(
+        {
+          sql: app.sql,
+          erp: app.erp,
+          platform: app.syncPlatform,
+          connectionId: payload.connectionId,
+          log: app.log.child({ job: job.id, kind: payload.kind }),
+          onProgress: (p) =>
+            void job.updateProgress({
+              read: p.read,
+              posted: p.posted,
+              failed: p.failed,
+              reported: p.reported.items,
+            }),
+        },
+        payload.kind,
+        { slices: 4, readAhead: 2 },
+      ),
+  );
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { OBJECT_KINDS } from '../src/sync/objects/kinds.ts';
+
+/** Payloads taken off a queue are untrusted: every processor parses its payload with these. */
+
+export const Trigger = z.enum(['cron', 'webhook', 'cli', 'sync_button', 'migration', 'demo', 'bench']);
+export type Trigger = z.infer<typeof Trigger>;
+
+export const SyncObjectsPayload = z.strictObject({
+  connectionId: z.string().min(1),
+  kind: z.enum(OBJECT_KINDS),
+  trigger: Trigger,
+});
+export type SyncObjectsPayload = z.infer<typeof SyncObjectsPayload>;
+
+export const SyncButtonPayload = z.strictObject({
+  connectionId: z.string().min(1),
+  objectType: z.enum(['TRANSACTION', 'REIMBURSEMENT']),
+  syncRequestId: z.string().min(1),
+  /** When the platform's 5-minute window closes (spec 001 sync-button rule), ISO 8601. */
+  deadline: z.iso.datetime(),
+});
+export type SyncButtonPayload = z.infer<typeof SyncButtonPayload>;
+
+export const CoaMirrorPayload = z.strictObject({
+  connectionId: z.string().min(1),
+  accountingConnectionId: z.string().min(1).optional(),
+  trigger: Trigger,
+});
+export type CoaMirrorPayload = z.infer<typeof CoaMirrorPayload>;
+
+export const QUEUE_NAMES = {
+  objectSync: 'object-sync',
+  /** Its own queue, so a button press never waits behind a backlog (spec 001 rule 4). */
+  syncButton: 'sync-button',
+  coaMirror: 'coa-mirror',
+} as const;
+
+/** A payload that fails its schema is a bug upstream: the job fails without retrying. */
+export function parsePayload<S extends z.ZodType>(schema: S, data: unknown, queue: string): z.infer<S> {
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`)
+      .join('; ');
+    throw new InvalidPayloadError(`Invalid ${queue} job payload: ${problems}`);
+  }
+  return parsed.data;
+}
+
+export class InvalidPayloadError extends Error {
+  override name = 'InvalidPayloadError';
+}

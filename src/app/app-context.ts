@@ -1,0 +1,87 @@
+import { Redis } from 'ioredis';
+import type { Sql } from 'postgres';
+import type { Config } from '../config.ts';
+import { createErp, type ErpAdapter } from '../erp/index.ts';
+import type { Logger } from '../log.ts';
+import { createPlatformClient, type PlatformClient } from '../platform/client.ts';
+import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
+import type { SyncPlatform } from '../sync/objects/platform-port.ts';
+
+export interface PlatformEndpoint {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Everything a job or command needs: one per process, closed on shutdown. */
+export interface AppContext {
+  config: Config;
+  log: Logger;
+  sql: Sql;
+  redis: Redis;
+  platform: PlatformClient;
+  syncPlatform: SyncPlatform;
+  erp: ErpAdapter;
+  close(): Promise<void>;
+}
+
+export class PlatformNotConfiguredError extends Error {
+  constructor() {
+    super(
+      'PLATFORM_BASE_URL is not set. Point it at the platform (…/developer/v1) with PLATFORM_CLIENT_ID and ' +
+        'PLATFORM_CLIENT_SECRET, or run the built-in stub (`npx ledgersync stub`) and point it there.',
+    );
+    this.name = 'PlatformNotConfiguredError';
+  }
+}
+
+export function endpointFromConfig(config: Config): PlatformEndpoint {
+  if (!config.PLATFORM_BASE_URL || !config.PLATFORM_CLIENT_ID || !config.PLATFORM_CLIENT_SECRET) {
+    throw new PlatformNotConfiguredError();
+  }
+  return {
+    baseUrl: config.PLATFORM_BASE_URL,
+    clientId: config.PLATFORM_CLIENT_ID,
+    clientSecret: config.PLATFORM_CLIENT_SECRET,
+  };
+}
+
+export function createAppContext(options: {
+  config: Config;
+  log: Logger;
+  sql: Sql;
+  redisUrl: string;
+  endpoint: PlatformEndpoint;
+}): AppContext {
+  const { config, log, sql } = options;
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const platform = createPlatformClient({
+    ...options.endpoint,
+    scopes: config.PLATFORM_SCOPES,
+    redis,
+    keyPrefix: `${config.QUEUE_PREFIX}:platform`,
+    limiter: {
+      max: config.RATE_LIMIT_MAX,
+      windowMs: config.RATE_LIMIT_WINDOW_MS,
+      margin: config.RATE_LIMIT_MARGIN,
+      egressId: config.EGRESS_ID,
+    },
+    log,
+  });
+  if (config.ERP !== 'ledger') throw new Error(`ERP=${config.ERP} is not available in this build`);
+  const erp = createErp({ kind: 'ledger', sql, schema: config.LEDGER_SCHEMA }, { log });
+  return {
+    config,
+    log,
+    sql,
+    redis,
+    platform,
+    syncPlatform: syncPlatformFrom(platform),
+    erp,
+    async close() {
+      await erp.close();
+      await platform.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { integratorReference, needsIntegrator } from '../../erp/errors.ts';
+import type { ErpWrite } from '../../erp/types.ts';
+import { ErpWrite as ErpWriteSchema } from '../../erp/types.ts';
+import type { SyncType } from '../../platform/schemas/syncs.ts';
+import { MappingProblem } from '../map/mapping-problem.ts';
+import type { Outcome } from '../outbox/record-outcomes.ts';
+import type { KindSpec } from './kinds.ts';
+import type { ReadItem } from './platform-port.ts';
+
+/** A write for one (object, sync type), or the reason there is none. */
+export type PlannedItem =
+  | { objectId: string; syncType: SyncType; write: ErpWrite }
+  | { objectId: string; syncType: SyncType; failure: Extract<Outcome, { ok: false }> };
+
+export interface PagePlan {
+  items: PlannedItem[];
+  /** Items the platform sent without a readable id: logged, never reportable. */
+  unreadable: string[];
+}
+
+function unreadableObject(noun: string, id: string, error: string): Extract<Outcome, { ok: false }> {
+  const info = needsIntegrator(
+    'UNREADABLE_OBJECT',
+    `The ${noun} could not be read`,
+    `The platform sent it in a form ledgersync does not accept (${error})`,
+    integratorReference('unreadable', id),
+  );
+  return { objectId: id, ok: false, category: info.category, message: info.message };
+}
+
+function failureOf(objectId: string, error: unknown, noun: string): Extract<Outcome, { ok: false }> {
+  if (error instanceof MappingProblem) {
+    const info = error.toErrorInfo();
+    return { objectId, ok: false, category: info.category, message: info.message };
+  }
+  const info = needsIntegrator(
+    'MAPPING_FAILED',
+    `The ${noun} could not be prepared for the ERP`,
+    error instanceof Error ? error.message : String(error),
+    integratorReference('mapping', objectId),
+  );
+  return { objectId, ok: false, category: info.category, message: info.message };
+}
+
+/**
+ * Turns a page into ERP writes, one per (object, sync type). A poisoned object (unparseable,
+ * uncoded, or a write that fails the ERP input schema) becomes a planned failure on its own;
+ * it never stops the rest of the page.
+ */
+export function planPage(spec: KindSpec<{ id: string }>, items: readonly ReadItem[]): PagePlan {
+  const plan: PagePlan = { items: [], unreadable: [] };
+  for (const item of items) {
+    if (!item.ok) {
+      if (item.id) {
+        for (const syncType of spec.syncTypes.slice(0, 1)) {
+          plan.items.push({
+            objectId: item.id,
+            syncType,
+            failure: unreadableObject(spec.noun, item.id, item.error),
+          });
+        }
+      } else plan.unreadable.push(item.error);
+      continue;
+    }
+    const object = item.value as { id: string };
+    for (const step of spec.steps(object)) {
+      try {
+        const write = step.build();
+        const checked = ErpWriteSchema.safeParse(write);
+        if (!checked.success)
+          throw new Error(checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+        plan.items.push({ objectId: object.id, syncType: step.syncType, write });
+      } catch (error) {
+        plan.items.push({
+          objectId: object.id,
+          syncType: step.syncType,
+          failure: failureOf(object.id, error, spec.noun),
+        });
+      }
+    }
+  }
+  return plan;
+}

@@ -1,0 +1,35 @@
+import type { SyncResponse } from '../../platform/schemas/syncs.ts';
+import type { SyncBody } from '../outbox/freeze-batch.ts';
+import type { ObjectKindName } from './kinds.ts';
+
+/** One item of a page as read: parsed, or a per-item failure (the rest of the page is fine). */
+export type ReadItem = { ok: true; value: unknown } | { ok: false; id: string | null; error: string };
+
+export interface ReadPage {
+  items: ReadItem[];
+}
+
+export interface ReadOptions {
+  /** Sync-button reads: only rows the customer asked for (PLATFORM-FACTS F16). */
+  requestedToSync?: boolean;
+  /** How many disjoint slices to read side by side (one cursor cannot fill the rate budget). */
+  slices?: number;
+}
+
+export type PostOutcome =
+  | { kind: 'acknowledged'; response: SyncResponse }
+  /** PLATFORM-FACTS F15: 7005 to a key sent before with this very body: it was applied. */
+  | { kind: 'already_applied' };
+
+/**
+ * What object sync needs from the platform, and nothing more. The platform client implements
+ * it (platform-adapter.ts); keeping the port narrow keeps protocol details out of the pipeline.
+ */
+export interface SyncPlatform {
+  readyPages(kind: ObjectKindName, options: ReadOptions): AsyncIterable<ReadPage>;
+  postSyncs(body: SyncBody): Promise<PostOutcome>;
+  /** Uploads accounting vendors; one that already exists (F12, 7020) counts as uploaded. */
+  uploadVendors(vendors: { id: string; name: string }[]): Promise<void>;
+  /** F18: codes a transaction to an accounting vendor (field `Merchant`). */
+  codeTransactionVendor(transactionId: string, vendorRemoteId: string): Promise<void>;
+}

@@ -1,0 +1,115 @@
+import type { Sql } from 'postgres';
+import type { Logger } from '../../log.ts';
+import type { SyncType } from '../../platform/schemas/syncs.ts';
+import { ackBatch, noteBatchFailure } from '../outbox/ack-batch.ts';
+import { type FrozenBatch, freezeBatch, RESULT_BATCH_MAX } from '../outbox/freeze-batch.ts';
+import { frozenBatches } from '../outbox/frozen-batches.ts';
+import { SYNC_TYPE_ORDER } from './kinds.ts';
+import type { SyncPlatform } from './platform-port.ts';
+
+export interface ReportCounts {
+  batches: number;
+  items: number;
+  rejected: number;
+}
+
+export interface ReportContext {
+  sql: Sql;
+  platform: SyncPlatform;
+  connectionId: string;
+  log: Logger;
+}
+
+async function send(context: ReportContext, batch: FrozenBatch, counts: ReportCounts): Promise<void> {
+  try {
+    const outcome = await context.platform.postSyncs(batch.body);
+    const response = outcome.kind === 'acknowledged' ? outcome.response : null;
+    await ackBatch(context.sql, batch.id, { syncId: response?.sync_id ?? null, response });
+    counts.batches++;
+    counts.items += batch.itemCount;
+    const rejected = response?.results.filter((r) => r.status === 'REJECTED') ?? [];
+    counts.rejected += rejected.length;
+    if (rejected.length > 0) {
+      context.log.warn(
+        { batchId: batch.id, syncType: batch.syncType, rejected: rejected.slice(0, 5) },
+        `${rejected.length} results rejected by the platform (already synced elsewhere, or not ready)`,
+      );
+    }
+  } catch (error) {
+    await noteBatchFailure(context.sql, batch.id, error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}
+
+/**
+ * Sends every frozen batch of the connection (oldest first, bills before bill payments: spec 001
+ * accepts BILL_PAYMENT_SYNC only for a bill already BILL_SYNCED). Batches left by an earlier
+ * crash go first, exactly as frozen. A batch that cannot be sent stays FROZEN for the next run.
+ */
+export async function sendFrozen(
+  context: ReportContext,
+  filter: { syncTypes?: readonly SyncType[]; syncRequestId?: string } = {},
+): Promise<ReportCounts> {
+  const counts: ReportCounts = { batches: 0, items: 0, rejected: 0 };
+  const pending = await frozenBatches(
+    context.sql,
+    context.connectionId,
+    filter.syncRequestId ? { syncRequestId: filter.syncRequestId } : {},
+  );
+  const wanted = filter.syncTypes ? new Set<string>(filter.syncTypes) : null;
+  const ordered = pending
+    .filter((b) => !wanted || wanted.has(b.syncType))
+    .sort(
+      (a, b) =>
+        SYNC_TYPE_ORDER.indexOf(a.syncType as SyncType) - SYNC_TYPE_ORDER.indexOf(b.syncType as SyncType) ||
+        Number(a.id) - Number(b.id),
+    );
+  for (const batch of ordered) await send(context, batch, counts);
+  return counts;
+}
+
+/**
+ * Freezes what waits for the given sync types, then sends all frozen batches in order.
+ * `minItems` lets the pipeline wait until a full batch (5,000) has gathered mid-run. When a later
+ * type is due, every earlier type is flushed first, even partly filled: a bill payment must never
+ * reach the platform before its bill (spec 001 decision table).
+ */
+export async function freezeAndSend(
+  context: ReportContext,
+  syncTypes: readonly SyncType[],
+  options: { syncRequestId?: string; minItems?: number } = {},
+): Promise<ReportCounts> {
+  const waiting = await Promise.all(syncTypes.map((t) => waitingCount(context, t, options.syncRequestId)));
+  let lastDue = -1;
+  waiting.forEach((count, i) => {
+    if (count >= (options.minItems ?? 1)) lastDue = i;
+  });
+  for (const syncType of syncTypes.slice(0, lastDue + 1)) {
+    for (;;) {
+      const batch = await freezeBatch(context.sql, {
+        connectionId: context.connectionId,
+        syncType,
+        syncRequestId: options.syncRequestId ?? null,
+        max: RESULT_BATCH_MAX,
+      });
+      if (!batch) break;
+    }
+  }
+  return sendFrozen(context, {
+    syncTypes,
+    ...(options.syncRequestId ? { syncRequestId: options.syncRequestId } : {}),
+  });
+}
+
+async function waitingCount(
+  context: ReportContext,
+  syncType: string,
+  syncRequestId?: string,
+): Promise<number> {
+  const [row] = await context.sql<{ n: number }[]>`
+    select count(*)::int as n from sync_ledger
+    where connection_id = ${context.connectionId} and sync_type = ${syncType}
+      and state in ('IN_ERP', 'FAILED') and batch_id is null
+      and sync_request_id is not distinct from ${syncRequestId ?? null}`;
+  return row?.n ?? 0;
+}

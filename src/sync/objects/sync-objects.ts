@@ -1,0 +1,177 @@
+import type { Sql } from 'postgres';
+import type { ErpAdapter } from '../../erp/adapter.ts';
+import type { Logger } from '../../log.ts';
+import type { Transaction } from '../../platform/schemas/objects.ts';
+import { withKindLock } from '../kind-lock.ts';
+import { applyPage } from './apply-page.ts';
+import { KIND_SPECS, type ObjectKindName } from './kinds.ts';
+import { planPage } from './plan-page.ts';
+import type { ReadItem, SyncPlatform } from './platform-port.ts';
+import { prefetch } from './prefetch.ts';
+import { freezeAndSend, type ReportCounts, sendFrozen } from './report-results.ts';
+import { createMissingVendors } from './vendor-creation.ts';
+
+export interface ObjectSyncDeps {
+  sql: Sql;
+  erp: ErpAdapter;
+  platform: SyncPlatform;
+  connectionId: string;
+  log: Logger;
+  /** Called after every page: progress for long runs. */
+  onProgress?: (progress: ObjectSyncSummary) => void;
+}
+
+export interface ObjectSyncOptions {
+  /** Sync-button run: read requested rows only and post with this id (spec 001 rule 4). */
+  syncRequestId?: string;
+  /** Disjoint slices read side by side; 1 = one sequential cursor. */
+  slices?: number;
+  /** Pages read ahead of the ERP writes. */
+  readAhead?: number;
+}
+
+export interface ObjectSyncSummary {
+  kind: ObjectKindName;
+  read: number;
+  posted: number;
+  failed: number;
+  skipped: number;
+  unreadable: number;
+  vendorsCreated: number;
+  reported: ReportCounts;
+  durationMs: number;
+  /** True when another process was already running this sync; nothing was done. */
+  busy: boolean;
+}
+
+/** Results are posted once 5,000 have gathered (F14), and whatever is left at the end. */
+const FULL_BATCH = 5000;
+
+function emptySummary(kind: ObjectKindName): ObjectSyncSummary {
+  return {
+    kind,
+    read: 0,
+    posted: 0,
+    failed: 0,
+    skipped: 0,
+    unreadable: 0,
+    vendorsCreated: 0,
+    reported: { batches: 0, items: 0, rejected: 0 },
+    durationMs: 0,
+    busy: false,
+  };
+}
+
+function addReport(into: ReportCounts, more: ReportCounts): void {
+  into.batches += more.batches;
+  into.items += more.items;
+  into.rejected += more.rejected;
+}
+
+/**
+ * Syncs one kind of ready object for one connection: page through the platform's ready objects,
+ * write each into the ERP (at most once, by the sync ledger and the ERP's own idempotency), and
+ * report every outcome through the frozen-batch outbox. Pages are read ahead of the ERP writes
+ * and full result batches are sent while reading continues, so the rate budget stays busy.
+ */
+export async function syncObjects(
+  deps: ObjectSyncDeps,
+  kind: ObjectKindName,
+  options: ObjectSyncOptions = {},
+): Promise<ObjectSyncSummary> {
+  const started = Date.now();
+  const lockName = `ledgersync:sync:${deps.connectionId}:${kind}${options.syncRequestId ? `:${options.syncRequestId}` : ''}`;
+  const outcome = await withKindLock(deps.sql, lockName, () => runSync(deps, kind, options));
+  if (outcome.busy) return { ...emptySummary(kind), busy: true, durationMs: Date.now() - started };
+  return { ...outcome.value, durationMs: Date.now() - started };
+}
+
+async function runSync(
+  deps: ObjectSyncDeps,
+  kind: ObjectKindName,
+  options: ObjectSyncOptions,
+): Promise<ObjectSyncSummary> {
+  const spec = KIND_SPECS[kind];
+  const summary = emptySummary(kind);
+  const started = Date.now();
+  const report = { sql: deps.sql, platform: deps.platform, connectionId: deps.connectionId, log: deps.log };
+  const button = options.syncRequestId ? { syncRequestId: options.syncRequestId } : {};
+  // Batches an earlier run froze but could not send go first, exactly as frozen (F15).
+  addReport(summary.reported, await sendFrozen(report, { syncTypes: spec.syncTypes }));
+
+  let sending: Promise<void> = Promise.resolve();
+  let sendError: unknown = null;
+  const pages = deps.platform.readyPages(kind, {
+    requestedToSync: Boolean(options.syncRequestId),
+    slices: options.slices ?? 1,
+  });
+  for await (const page of prefetch(pages, options.readAhead ?? 2)) {
+    await processPage(deps, kind, page.items, summary, options.syncRequestId);
+    // Sync-button results are posted as soon as they are ready; others once a batch is full.
+    sending = sending.then(async () => {
+      if (sendError) return;
+      try {
+        addReport(
+          summary.reported,
+          await freezeAndSend(report, spec.syncTypes, {
+            ...button,
+            minItems: options.syncRequestId ? 1 : FULL_BATCH,
+          }),
+        );
+      } catch (error) {
+        sendError = error;
+      }
+    });
+    if (options.syncRequestId) await sending;
+    deps.onProgress?.({ ...summary, durationMs: Date.now() - started });
+  }
+  await sending;
+  addReport(summary.reported, await freezeAndSend(report, spec.syncTypes, button));
+  if (sendError)
+    deps.log.warn({ err: sendError }, 'a result batch could not be sent mid-run; it was sent at the end');
+  return summary;
+}
+
+async function processPage(
+  deps: ObjectSyncDeps,
+  kind: ObjectKindName,
+  items: ReadItem[],
+  summary: ObjectSyncSummary,
+  syncRequestId?: string,
+): Promise<void> {
+  const spec = KIND_SPECS[kind];
+  summary.read += items.length;
+  let vendorFailures: Awaited<ReturnType<typeof createMissingVendors>>['failures'] = [];
+  if (kind === 'transactions') {
+    const parsed = items.flatMap((i) => (i.ok ? [i.value as Transaction] : []));
+    const created = await createMissingVendors(deps, parsed);
+    summary.vendorsCreated += created.vendorsCreated;
+    vendorFailures = created.failures;
+  }
+  const failedIds = new Set(vendorFailures.map((f) => f.objectId));
+  const plan = planPage(
+    spec,
+    items.filter((i) => !(i.ok && failedIds.has((i.value as { id: string }).id))),
+  );
+  summary.unreadable += plan.unreadable.length;
+  if (plan.unreadable.length > 0)
+    deps.log.warn(
+      { kind, errors: plan.unreadable.slice(0, 3) },
+      'objects without a readable id were skipped',
+    );
+  const planned = [
+    ...plan.items,
+    ...vendorFailures.map((failure) => ({
+      objectId: failure.objectId,
+      syncType: spec.syncTypes[0]!,
+      failure,
+    })),
+  ];
+  const counts = await applyPage(
+    { sql: deps.sql, erp: deps.erp, connectionId: deps.connectionId, syncRequestId },
+    planned,
+  );
+  summary.posted += counts.posted;
+  summary.failed += counts.failed;
+  summary.skipped += counts.skipped;
+}

@@ -1,0 +1,110 @@
+import type { ErpAdapter } from '../../erp/adapter.ts';
+import { integratorReference, needsIntegrator, transient, userActionable } from '../../erp/errors.ts';
+import type { Logger } from '../../log.ts';
+import { PlatformError } from '../../platform/errors.ts';
+import type { Transaction } from '../../platform/schemas/objects.ts';
+import type { Outcome } from '../outbox/record-outcomes.ts';
+import type { SyncPlatform } from './platform-port.ts';
+
+type Failure = Extract<Outcome, { ok: false }>;
+
+export interface VendorCreationResult {
+  /** Transactions that could not be given a vendor, with the reason; they are reported failed. */
+  failures: Failure[];
+  vendorsCreated: number;
+}
+
+function merchantKey(t: Transaction): string | null {
+  const name = t.merchant_name?.trim();
+  if (t.merchant_id) return `merchant:${t.merchant_id}`;
+  return name ? `merchant-name:${name.toLowerCase().replace(/\s+/g, ' ')}` : null;
+}
+
+function failureFrom(objectId: string, error: unknown, step: string): Failure {
+  if (error instanceof PlatformError && error.retryable) {
+    const info = transient(
+      'VENDOR_CREATION_UNAVAILABLE',
+      'The accounting vendor could not be created now',
+      `The spend platform did not answer while ${step}`,
+    );
+    return { objectId, ok: false, category: info.category, message: info.message };
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  const info = needsIntegrator(
+    'VENDOR_CREATION_FAILED',
+    'The accounting vendor could not be created',
+    `Failed while ${step}: ${reason}`,
+    integratorReference('vendor-creation', objectId),
+  );
+  return { objectId, ok: false, category: info.category, message: info.message };
+}
+
+/**
+ * Spec 001 behaviour rule 2 (PLATFORM-FACTS F17, F18): a ready transaction that needs an
+ * accounting vendor gets one: the vendor is created in the ERP (once per merchant, idempotent by
+ * the merchant's id), uploaded to the platform, and the transaction is coded to it, because
+ * uploading the vendor alone does not attach it. The transaction objects are updated in place
+ * with the new MERCHANT selection, ready to be posted.
+ */
+export async function createMissingVendors(
+  context: { erp: ErpAdapter; platform: SyncPlatform; log: Logger },
+  transactions: Transaction[],
+): Promise<VendorCreationResult> {
+  const result: VendorCreationResult = { failures: [], vendorsCreated: 0 };
+  const groups = new Map<string, Transaction[]>();
+  for (const t of transactions) {
+    if (t.requires_accounting_vendor_creation_to_sync !== true) continue;
+    const key = merchantKey(t);
+    if (!key) {
+      const info = userActionable(
+        'MISSING_MERCHANT',
+        'The transaction has no merchant to create an accounting vendor from',
+        'Choose an accounting vendor for it in the spend platform, then sync again',
+      );
+      result.failures.push({ objectId: t.id, ok: false, category: info.category, message: info.message });
+      continue;
+    }
+    groups.set(key, [...(groups.get(key) ?? []), t]);
+  }
+  for (const [key, group] of groups) {
+    const name = (group[0]?.merchant_name ?? '').trim();
+    const created = await context.erp.createVendor({ kind: 'vendor', objectId: key, name });
+    if (!created.ok) {
+      for (const t of group)
+        result.failures.push({
+          objectId: t.id,
+          ok: false,
+          category: created.error.category,
+          message: created.error.message,
+        });
+      continue;
+    }
+    if (!created.replayed) result.vendorsCreated++;
+    try {
+      await context.platform.uploadVendors([{ id: created.referenceId, name }]);
+    } catch (error) {
+      for (const t of group) result.failures.push(failureFrom(t.id, error, 'uploading the vendor'));
+      continue;
+    }
+    for (const t of group) {
+      try {
+        await context.platform.codeTransactionVendor(t.id, created.referenceId);
+        t.accounting_field_selections.push({
+          id: `vendor:${created.referenceId}`,
+          external_id: created.referenceId,
+          name,
+          type: 'MERCHANT',
+          category_info: { id: 'Merchant', external_id: 'Merchant', name: 'Vendor', type: 'MERCHANT' },
+        });
+        t.requires_accounting_vendor_creation_to_sync = false;
+      } catch (error) {
+        result.failures.push(failureFrom(t.id, error, 'coding the transaction to the vendor'));
+      }
+    }
+    context.log.debug(
+      { merchant: key, vendor: created.referenceId, transactions: group.length },
+      'accounting vendor attached',
+    );
+  }
+  return result;
+}
