@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerDbCommands } from './commands/db.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerErpCommands } from './commands/erp.ts';
+import { registerReconcileCommand } from './commands/reconcile.ts';
 import { EXIT, loadConfigOrExit } from './commands/runtime.ts';
 import { registerSyncCommand } from './commands/sync.ts';
 
@@ -15,6 +16,7 @@ registerDemoCommand(program);
 registerDbCommands(program);
 registerErpCommands(program);
 registerSyncCommand(program);
+registerReconcileCommand(program);
 
 // A broken environment is reported before anything else, whatever the command (not for --help).
 const args = process.argv.slice(2);

@@ -1,0 +1,124 @@
+import type { Sql } from 'postgres';
+import type { PlatformClient } from '../../platform/client.ts';
+import type { Listing } from '../../platform/pagination.ts';
+import type { SyncType } from '../../platform/schemas/syncs.ts';
+
+export interface ExternalSync {
+  objectId: string;
+  syncType: SyncType;
+  syncedAt: string | null;
+}
+
+interface Source {
+  syncType: SyncType;
+  cursor: string;
+  list(since: string | undefined): Listing<{ id: string; synced_at?: string | null; created_at?: string }>;
+  /** The time the cursor advances to for an item. */
+  timeOf(item: { synced_at?: string | null; created_at?: string }): string | null;
+}
+
+function sources(platform: PlatformClient): Source[] {
+  const o = platform.objects;
+  const synced = (item: { synced_at?: string | null }) => item.synced_at ?? null;
+  return [
+    {
+      syncType: 'TRANSACTION_SYNC',
+      cursor: 'reconcile:transactions',
+      timeOf: synced,
+      list: (since) => o.transactions({ sync_status: 'SYNCED', ...(since ? { synced_after: since } : {}) }),
+    },
+    {
+      syncType: 'REIMBURSEMENT_SYNC',
+      cursor: 'reconcile:reimbursements',
+      timeOf: synced,
+      list: (since) => o.reimbursements({ sync_status: 'SYNCED', ...(since ? { synced_after: since } : {}) }),
+    },
+    {
+      syncType: 'TRANSFER_SYNC',
+      cursor: 'reconcile:transfers',
+      timeOf: synced,
+      list: (since) => o.transfers({ sync_status: 'SYNCED', ...(since ? { synced_after: since } : {}) }),
+    },
+    {
+      syncType: 'STATEMENT_CREDIT_SYNC',
+      cursor: 'reconcile:cashbacks',
+      timeOf: synced,
+      list: (since) => o.cashbacks({ sync_status: 'SYNCED', ...(since ? { synced_after: since } : {}) }),
+    },
+    // Bills have no sync-time filter, only from_created_at (spec 000 Limits, delta sync).
+    {
+      syncType: 'BILL_SYNC',
+      cursor: 'reconcile:bills',
+      timeOf: (item) => item.created_at ?? null,
+      list: (since) => o.bills({ sync_status: 'BILL_SYNCED', ...(since ? { from_created_at: since } : {}) }),
+    },
+  ];
+}
+
+async function readCursor(sql: Sql, connectionId: string, name: string): Promise<string | undefined> {
+  const [row] = await sql<
+    { value: string }[]
+  >`select value from cursors where connection_id = ${connectionId} and name = ${name}`;
+  return row?.value;
+}
+
+async function writeCursor(sql: Sql, connectionId: string, name: string, value: string): Promise<void> {
+  await sql`
+    insert into cursors (connection_id, name, value) values (${connectionId}, ${name}, ${value})
+    on conflict (connection_id, name) do update set value = excluded.value, updated_at = now()`;
+}
+
+/** Ids among `ids` that ledgersync reported as a success for this sync type. */
+async function reportedByUs(
+  sql: Sql,
+  connectionId: string,
+  syncType: string,
+  ids: string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await sql<{ object_id: string }[]>`
+    select object_id from sync_ledger
+    where connection_id = ${connectionId} and sync_type = ${syncType} and outcome = 'success'
+      and object_id in ${sql(ids)}`;
+  return new Set(rows.map((r) => r.object_id));
+}
+
+/**
+ * Spec 001 behaviour rule 1: the platform's manual export button marks objects synced without
+ * telling the integrator. Reads what the platform shows as synced since the last reconcile
+ * (delta reads: synced_after, bills from_created_at; cursors in Postgres), keeps the ones
+ * ledgersync never reported, records them in external_syncs and returns them.
+ */
+export async function reconcile(
+  sql: Sql,
+  platform: PlatformClient,
+  connectionId: string,
+): Promise<ExternalSync[]> {
+  const found: ExternalSync[] = [];
+  for (const source of sources(platform)) {
+    const since = await readCursor(sql, connectionId, source.cursor);
+    let latest = since;
+    for await (const page of source.list(since).pages()) {
+      const items = page.items.flatMap((i) => (i.ok ? [i.value] : []));
+      const ours = await reportedByUs(
+        sql,
+        connectionId,
+        source.syncType,
+        items.map((i) => i.id),
+      );
+      for (const item of items) {
+        const at = source.timeOf(item);
+        if (at && (!latest || at > latest)) latest = at;
+        if (!ours.has(item.id))
+          found.push({ objectId: item.id, syncType: source.syncType, syncedAt: item.synced_at ?? null });
+      }
+    }
+    if (latest && latest !== since) await writeCursor(sql, connectionId, source.cursor, latest);
+  }
+  if (found.length > 0) {
+    await sql`
+      insert into external_syncs ${sql(found.map((f) => ({ connection_id: connectionId, object_id: f.objectId, sync_type: f.syncType, synced_at: f.syncedAt })))}
+      on conflict do nothing`;
+  }
+  return found;
+}
