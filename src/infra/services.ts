@@ -28,7 +28,8 @@ export async function provideServices(
       return service.url;
     };
     const databaseUrl: string =
-      config.DATABASE_URL ?? (await start(startEmbeddedPostgres(resolve(config.EMBEDDED_DATA_DIR, 'pg'), log)));
+      config.DATABASE_URL ??
+      (await start(startEmbeddedPostgres(resolve(config.EMBEDDED_DATA_DIR, 'pg'), log)));
     const redisUrl: string = config.REDIS_URL ?? (await start(startEmbeddedRedis(log)));
     let stopped = false;
     return {

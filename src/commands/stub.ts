@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { runStubCommand } from '../stub/index.ts';
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError('must be a port number (0-65535)');
+  return n;
+}
+
+export function registerStubCommand(program: Command, defaultPort: () => number): void {
+  program
+    .command('stub')
+    .description('run the built-in svc platform stub in the foreground (docs/stub.md)')
+    .option('--port <n>', 'port to listen on (0 = any free port)', port)
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .action(async (options: { port?: number; host: string }) => {
+      await runStubCommand({ port: options.port ?? defaultPort(), host: options.host });
+      process.exit(0);
+    });
+}

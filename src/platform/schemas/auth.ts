@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/** PLATFORM-FACTS F1 and spec 000 Authentication: the client-credentials token call. */
+
+/** Access tokens issued by client credentials start with this (spec 000 Authentication 4). */
+export const BUSINESS_TOKEN_PREFIX = 'svc_business_tok_';
+
+/** Every prefix a bearer token may carry (spec 000 Authentication 4, incl. the earlier one). */
+export const TOKEN_PREFIXES = [
+  'svc_business_tok_',
+  'svc_user_tok_',
+  'svc_business_jwt_',
+  'svc_user_jwt_',
+  'svc_tok_',
+] as const;
+
+/** Client-credentials lifetime when the client is not configured otherwise (spec 000 Limits). */
+export const DEFAULT_TOKEN_TTL_S = 864_000;
+
+/** Scopes the accounting-sync surface uses (spec 000 Authentication 8). */
+export const Scope = z.enum([
+  'accounting:read',
+  'accounting:write',
+  'bills:read',
+  'bills:write',
+  'cashbacks:read',
+  'entities:read',
+  'reimbursements:read',
+  'reimbursements:write',
+  'transactions:read',
+  'transactions:write',
+  'transfers:read',
+  'vendors:read',
+  'vendors:write',
+  'business:read',
+]);
+export type Scope = z.infer<typeof Scope>;
+
+/** Every scope ledgersync needs, space separated as the token call wants them. */
+export const LEDGERSYNC_SCOPES: readonly Scope[] = Scope.options;
+
+/**
+ * Body of POST /token, form-encoded or JSON (F1). The client id and secret normally travel in
+ * `Authorization: Basic`; they may also be in the body. `scope` is space separated and optional
+ * (omitted = a token with no scopes, spec 000 Authentication 3).
+ */
+export const TokenRequest = z.strictObject({
+  grant_type: z.literal('client_credentials'),
+  scope: z.string().optional(),
+  client_id: z.string().min(1).optional(),
+  client_secret: z.string().min(1).optional(),
+});
+export type TokenRequest = z.infer<typeof TokenRequest>;
+
+/** 200 answer of POST /token (F1). */
+export const TokenResponse = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string(),
+  expires_in: z.number().int().nonnegative(),
+  scope: z.string().default(''),
+  refresh_token: z.string().optional(),
+  refresh_token_expires_in: z.number().int().optional(),
+});
+export type TokenResponse = z.infer<typeof TokenResponse>;
+
+/** Splits the space-separated `scope` of a token request or response. */
+export function parseScopes(scope: string | undefined): string[] {
+  return (scope ?? '').split(/\s+/).filter((s) => s.length > 0);
+}

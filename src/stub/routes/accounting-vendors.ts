@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AccountingVendor,
+  ListAccountingVendorsQuery,
+  PatchAccountingVendorRequest,
+  UploadVendorsRequest,
+  UploadVendorsResponse,
+} from '../../platform/schemas/accounting.ts';
+import type { RouteDef } from '../core/router.ts';
+import { checkUploadBatch } from '../rules/batch.ts';
+import type { VendorRecord } from '../world/chart.ts';
+import { assignDefined, itemRoutes } from './chart-items.ts';
+import { body, created } from './helpers.ts';
+
+/**
+ * Accounting vendors (PLATFORM-FACTS F11, F12). Uploading a vendor does not attach it to any
+ * transaction (spec 001 rule 2): only POST /accounting/codings does.
+ */
+export const accountingVendorRoutes: RouteDef[] = [
+  {
+    method: 'POST',
+    path: '/accounting/vendors',
+    scope: 'accounting:write',
+    tag: 'chart',
+    summary: 'Upload accounting vendors (F11)',
+    request: UploadVendorsRequest,
+    response: UploadVendorsResponse,
+    status: 201,
+    handler(ctx) {
+      const input = body(ctx, UploadVendorsRequest);
+      const connection = ctx.state.connections.resolve(input.accounting_connection_id);
+      ctx.state.connections.assertWritable(connection, 'vendor upload');
+      const table = connection.chart.vendors;
+      const ids = input.vendors.map((v) => v.id);
+      checkUploadBatch('vendors', ids, (id) => table.get(id) !== undefined, ctx.state.faults);
+      const now = ctx.state.clock.iso();
+      const records: VendorRecord[] = input.vendors.map((v) => ({
+        id: v.id,
+        svc_id: randomUUID(),
+        name: v.name,
+        code: v.code ?? null,
+        is_active: true,
+        is_synced: true,
+        accounting_connection_id: connection.id,
+        created_at: now,
+        updated_at: now,
+      }));
+      for (const r of records) table.insert(r);
+      return created({ accounting_connection_id: connection.id, vendors: records });
+    },
+  },
+  ...itemRoutes<VendorRecord>(
+    {
+      path: '/accounting/vendors',
+      noun: 'accounting vendor',
+      table: (chart) => chart.vendors,
+      listQuery: ListAccountingVendorsQuery,
+      patch: PatchAccountingVendorRequest,
+      applyPatch: (item, patch) => assignDefined(item, patch, ['name', 'code']),
+      response: AccountingVendor,
+    },
+    'chart',
+  ),
+];

@@ -1,0 +1,130 @@
+import type { z } from 'zod';
+import { notFound } from '../core/errors.ts';
+import type { RouteContext, RouteDef } from '../core/router.ts';
+import type { StubState } from '../state.ts';
+import type { ConnectionChart, ItemTable, Keyed } from '../world/chart.ts';
+import type { ConnectionRecord } from '../world/connections.ts';
+import { body, noContent, ok, pageReply, query } from './helpers.ts';
+
+/**
+ * GET list / GET one / PATCH / DELETE for one kind of chart item (PLATFORM-FACTS F12; spec 001
+ * "Item lifecycle"): DELETE sets is_active false, PATCH reactivate reverses it, visibility HIDDEN
+ * keeps the item active. Items are addressed by svc_id across connections.
+ */
+
+export interface ListFilters {
+  is_active?: 'true' | 'false';
+  code?: string;
+  visibility?: 'VISIBLE' | 'HIDDEN';
+  start?: string;
+  page_size: number;
+  accounting_connection_id?: string;
+}
+
+export interface ItemKind<T extends Keyed> {
+  path: string;
+  noun: string;
+  table: (chart: ConnectionChart) => ItemTable<T>;
+  listQuery: z.ZodType<ListFilters>;
+  patch: z.ZodType;
+  applyPatch: (item: T, patch: Record<string, unknown>) => void;
+  response: z.ZodType;
+}
+
+export function findItem<T extends Keyed>(
+  state: StubState,
+  table: (chart: ConnectionChart) => { getBySvc(svcId: string): T | undefined },
+  svcId: string,
+  noun: string,
+): { item: T; connection: ConnectionRecord } {
+  const ordered = [...state.connections.list].sort((a, b) => Number(b.is_active) - Number(a.is_active));
+  for (const connection of ordered) {
+    const item = table(connection.chart).getBySvc(svcId);
+    if (item) return { item, connection };
+  }
+  throw notFound(noun, svcId);
+}
+
+/** Filters of spec 001 "GET same collections": is_active, code, visibility (entity_id: all items). */
+export function keepItem(filters: ListFilters) {
+  return (item: Keyed & { code?: string | null; visibility?: string }) =>
+    (filters.is_active === undefined || String(item.is_active) === filters.is_active) &&
+    (filters.code === undefined || (item.code ?? '') === filters.code) &&
+    (filters.visibility === undefined || item.visibility === filters.visibility);
+}
+
+export function listItems<T extends Keyed>(ctx: RouteContext, table: ItemTable<T>, filters: ListFilters) {
+  const { items, more } = table.page(filters.start, filters.page_size, keepItem(filters));
+  return pageReply(ctx, items, more ? items[items.length - 1]!.id : null);
+}
+
+export function itemRoutes<T extends Keyed & { updated_at?: string }>(
+  kind: ItemKind<T>,
+  tag: string,
+): RouteDef[] {
+  return [
+    {
+      method: 'GET',
+      path: kind.path,
+      scope: 'accounting:read',
+      tag,
+      summary: `List ${kind.noun}s (F4 pages; filters is_active, code, accounting_connection_id)`,
+      query: kind.listQuery,
+      handler(ctx) {
+        const filters = query(ctx, kind.listQuery);
+        const connection = ctx.state.connections.resolve(filters.accounting_connection_id);
+        return listItems(ctx, kind.table(connection.chart), filters);
+      },
+    },
+    {
+      method: 'GET',
+      path: `${kind.path}/:id`,
+      scope: 'accounting:read',
+      tag,
+      summary: `One ${kind.noun} by svc_id`,
+      response: kind.response,
+      handler(ctx) {
+        return ok(findItem(ctx.state, kind.table, ctx.params.id!, kind.noun).item);
+      },
+    },
+    {
+      method: 'PATCH',
+      path: `${kind.path}/:id`,
+      scope: 'accounting:write',
+      tag,
+      summary: `Update a ${kind.noun} by svc_id (F12: name, code, reactivate, visibility)`,
+      request: kind.patch,
+      response: kind.response,
+      handler(ctx) {
+        const patch = body(ctx, kind.patch) as Record<string, unknown>;
+        const { item, connection } = findItem(ctx.state, kind.table, ctx.params.id!, kind.noun);
+        ctx.state.connections.assertWritable(connection, `${kind.noun} update`);
+        kind.applyPatch(item, patch);
+        if (patch.reactivate === true) item.is_active = true;
+        item.updated_at = ctx.state.clock.iso();
+        return ok(item);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${kind.path}/:id`,
+      scope: 'accounting:write',
+      tag,
+      summary: `Deactivate a ${kind.noun} (204; is_active false)`,
+      handler(ctx) {
+        const { item, connection } = findItem(ctx.state, kind.table, ctx.params.id!, kind.noun);
+        ctx.state.connections.assertWritable(connection, `${kind.noun} delete`);
+        item.is_active = false;
+        item.updated_at = ctx.state.clock.iso();
+        return noContent();
+      },
+    },
+  ];
+}
+
+/** Copies the fields a PATCH may change when present. */
+export function assignDefined(target: object, patch: Record<string, unknown>, keys: string[]): void {
+  for (const key of keys) {
+    if (patch[key] !== undefined) (target as Record<string, unknown>)[key] = patch[key];
+  }
+}

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AccountingConnection,
+  ConnectionSettings,
+  type ConnectionSettingsInput,
+  type ConnectionType,
+} from '../../platform/schemas/accounting.ts';
+import { ApiError, notFound } from '../core/errors.ts';
+import { ConnectionChart } from './chart.ts';
+
+/**
+ * Accounting connections (PLATFORM-FACTS F6, F7; spec 001 "Accounting connection",
+ * "Connection migration"). Only one connection is active at a time.
+ */
+export interface ConnectionRecord {
+  id: string;
+  connection_type: ConnectionType;
+  created_at: string;
+  is_active: boolean;
+  is_ready_to_migrate: boolean;
+  last_linked_at: string | null;
+  remote_provider_name: string;
+  settings: ConnectionSettings;
+  status: 'linked' | 'unlinked';
+  default_bill_pay_payment_account_id: string | null;
+  chart: ConnectionChart;
+}
+
+export interface NewConnection {
+  remote_provider_name: string;
+  is_active?: boolean;
+  settings?: ConnectionSettingsInput;
+  connection_type?: ConnectionType;
+}
+
+export class Connections {
+  readonly list: ConnectionRecord[] = [];
+  private readonly byId = new Map<string, ConnectionRecord>();
+
+  active(): ConnectionRecord | null {
+    return this.list.find((c) => c.is_active) ?? null;
+  }
+
+  get(id: string): ConnectionRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  /** F6: an active connection while one is active returns the incumbent. */
+  create(
+    input: NewConnection,
+    nowIso: string,
+    replaceActive = false,
+  ): { connection: ConnectionRecord; created: boolean } {
+    const wantsActive = input.is_active ?? true;
+    const incumbent = this.active();
+    if (wantsActive && incumbent && !replaceActive) return { connection: incumbent, created: false };
+    if (wantsActive && incumbent) {
+      // Control route only (POST /__stub/connections): the customer linked another provider.
+      incumbent.is_active = false;
+      incumbent.status = 'unlinked';
+    }
+    const record: ConnectionRecord = {
+      id: randomUUID(),
+      connection_type: input.connection_type ?? 'API',
+      created_at: nowIso,
+      is_active: wantsActive,
+      is_ready_to_migrate: false,
+      last_linked_at: wantsActive ? nowIso : null,
+      remote_provider_name: input.remote_provider_name,
+      settings: ConnectionSettings.parse(input.settings ?? {}),
+      // Spec 001: an inactive connection reads unlinked.
+      status: wantsActive ? 'linked' : 'unlinked',
+      default_bill_pay_payment_account_id: null,
+      chart: new ConnectionChart(),
+    };
+    this.list.push(record);
+    this.byId.set(record.id, record);
+    return { connection: record, created: true };
+  }
+
+  /**
+   * The connection an accounting call targets: `accounting_connection_id` when given (inactive
+   * connections during migration, spec 001 rule 5), else the active one.
+   */
+  resolve(id: string | undefined): ConnectionRecord {
+    if (id !== undefined) {
+      const found = this.byId.get(id);
+      if (!found) throw notFound('accounting connection', id);
+      return found;
+    }
+    const active = this.active();
+    if (!active) throw new ApiError('DEVELOPER_7404', 'no active accounting connection');
+    return active;
+  }
+
+  /** Spec 001 rule 1: DIRECT connections are read-only by API (DEVELOPER_7089). */
+  assertWritable(connection: ConnectionRecord, what: string): void {
+    if (connection.connection_type !== 'API') {
+      throw new ApiError(
+        'DEVELOPER_7089',
+        `${what} is not allowed: the ${connection.connection_type} connection does not accept API writes`,
+        { accounting_connection_id: connection.id, connection_type: connection.connection_type },
+      );
+    }
+  }
+
+  /** DELETE /accounting/connection: unlinks; removes custom fields, GL accounts, vendors. */
+  unlinkActive(): ConnectionRecord | null {
+    const active = this.active();
+    if (!active) return null;
+    active.is_active = false;
+    active.status = 'unlinked';
+    active.chart = new ConnectionChart();
+    return active;
+  }
+
+  /** The customer confirms the switch in the UI (spec 001 migration, last row). */
+  switchTo(id: string, nowIso: string): ConnectionRecord {
+    const target = this.byId.get(id);
+    if (!target) throw notFound('accounting connection', id);
+    if (!target.is_ready_to_migrate) {
+      throw new ApiError('DEVELOPER_7001', 'connection is not ready to migrate', { id }, 409);
+    }
+    for (const c of this.list) {
+      if (c !== target && c.is_active) {
+        c.is_active = false;
+        c.status = 'unlinked';
+      }
+    }
+    target.is_active = true;
+    target.is_ready_to_migrate = false;
+    target.status = 'linked';
+    target.last_linked_at = nowIso;
+    return target;
+  }
+
+  clear(): void {
+    this.list.length = 0;
+    this.byId.clear();
+  }
+}
+
+export function connectionJson(c: ConnectionRecord): AccountingConnection {
+  return {
+    id: c.id,
+    connection_type: c.connection_type,
+    created_at: c.created_at,
+    is_active: c.is_active,
+    is_ready_to_migrate: c.is_ready_to_migrate,
+    last_linked_at: c.last_linked_at,
+    remote_provider_name: c.remote_provider_name,
+    settings: { ...c.settings },
+    status: c.status,
+    default_bill_pay_payment_account_id: c.default_bill_pay_payment_account_id,
+  };
+}

@@ -1,0 +1,160 @@
+import type { Entity } from '../../platform/schemas/entities.ts';
+import type { FieldSelection, LineItem, Transaction } from '../../platform/schemas/objects.ts';
+import {
+  CATEGORY_NAMES,
+  DEPARTMENTS,
+  ENTITY_CURRENCIES,
+  FIRST_NAMES,
+  LAST_NAMES,
+  MEMOS,
+  MERCHANTS,
+} from './catalog.ts';
+import {
+  applyCodings,
+  drawCodingMode,
+  drawEntity,
+  drawLineSelections,
+  drawMinor,
+  type GenContext,
+  iso,
+  major,
+  rngFor,
+  splitMinor,
+  syncedAtIso,
+  withOverrides,
+} from './generate-common.ts';
+import { timeOf } from './world.ts';
+
+interface DrawnTransaction {
+  entity: Entity | null;
+  currency: string;
+  merchantAt: number;
+  minor: number;
+  merchantMinor: number;
+  merchantCurrency: string;
+  original: number;
+  holder: { first: string; last: string; department: string };
+  memo: string | null;
+  categoryId: number;
+  lines: Array<{ part: number; selections: FieldSelection[] }>;
+  body: FieldSelection[];
+}
+
+/** Every random choice of one transaction, in a fixed order: changing it changes every world. */
+function drawTransaction(ctx: GenContext, index: number): DrawnTransaction {
+  const { world, resolver } = ctx;
+  const segment = world.segmentOf('transaction', index);
+  const f = segment.fractions;
+  const chart = segment.chart;
+  const rng = rngFor(segment, world.stores.transaction.code, index);
+  const entity = drawEntity(rng, world);
+  const currency = entity?.currency ?? 'USD';
+  const merchantAt = rng.int(0, MERCHANTS.length - 1);
+  let minor = drawMinor(rng, currency);
+  const foreign = rng.chance(f.foreign_fraction);
+  const merchantCurrency = foreign ? rng.pick(ENTITY_CURRENCIES.filter((c) => c !== currency)) : currency;
+  const refund = index > 0 && rng.chance(f.refund_fraction);
+  const original = refund ? rng.int(0, index - 1) : -1;
+  if (refund) minor = -minor;
+  const holder = {
+    first: rng.pick(FIRST_NAMES),
+    last: rng.pick(LAST_NAMES),
+    department: rng.pick(DEPARTMENTS),
+  };
+  const memo = rng.pick(MEMOS);
+  const categoryId = rng.int(1, 44);
+  const mode = drawCodingMode(rng, segment);
+  const hasVendor = !rng.chance(f.vendor_creation_fraction) && chart.vendors.length > 0;
+  const vendorPick = chart.vendors.length > 0 ? rng.pick(chart.vendors) : null;
+  const parts = rng.chance(f.split_fraction) ? rng.int(2, 3) : 1;
+  const lines = splitMinor(rng, minor, parts).map((part) => ({
+    part,
+    selections: drawLineSelections(rng, segment, resolver, mode),
+  }));
+  const taxPick = chart.tax_codes.length > 0 && rng.chance(0.3) ? rng.pick(chart.tax_codes) : null;
+  const merchantMinor = foreign ? Math.round(minor * (0.8 + rng.next() * 0.4)) : minor;
+  // One line: its codings are the body's too. Splits: the body carries only vendor and tax.
+  const body: FieldSelection[] = lines.length === 1 ? [...lines[0]!.selections] : [];
+  if (hasVendor && vendorPick) body.push(resolver.vendor(vendorPick));
+  if (taxPick) body.push(resolver.taxCode(taxPick));
+  return {
+    entity,
+    currency,
+    merchantAt,
+    minor,
+    merchantMinor,
+    merchantCurrency,
+    original,
+    holder,
+    memo,
+    categoryId,
+    lines,
+    body,
+  };
+}
+
+/**
+ * A card transaction (spec 000 "Transaction"; PLATFORM-FACTS F16, F17) generated from its index,
+ * with the store's sync state, POST /accounting/codings and control-route overrides applied.
+ */
+export function generateTransaction(ctx: GenContext, index: number): Transaction {
+  const { world } = ctx;
+  const store = world.stores.transaction;
+  const d = drawTransaction(ctx, index);
+  const id = world.idOf('transaction', index);
+  const extras = store.peekExtras(index);
+  const at = timeOf('transaction', index);
+  const txn: Transaction = {
+    id,
+    amount: major(d.minor, d.currency),
+    currency_code: d.currency,
+    entity_amount: { amount: d.minor, currency_code: d.currency },
+    merchant_amount: { amount: d.merchantMinor, currency_code: d.merchantCurrency },
+    entity_id: d.entity?.id ?? null,
+    merchant_id: world.auxId('merchant', d.merchantAt),
+    merchant_name: MERCHANTS[d.merchantAt]!,
+    sk_category_id: d.categoryId,
+    sk_category_name: CATEGORY_NAMES[d.categoryId % CATEGORY_NAMES.length]!,
+    card_id: world.auxId('card', index % 97),
+    fund_id: world.auxId('fund', index % 89),
+    card_holder: {
+      user_id: world.auxId('user', (index * 7) % 101),
+      first_name: d.holder.first,
+      last_name: d.holder.last,
+      department_name: d.holder.department,
+      location_name: null,
+    },
+    user_transaction_time: iso(at),
+    settlement_date: iso(at + 86_400_000),
+    accounting_date: iso(at),
+    updated_at: iso(Math.max(at + 86_400_000, store.syncedAtOf(index), extras?.codedAt ?? 0)),
+    state: 'CLEARED',
+    memo: d.memo,
+    receipts: [],
+    original_transaction_id: d.original >= 0 ? world.idOf('transaction', d.original) : null,
+    all_requirements_met_and_approved: true,
+    accounting_field_selections: applyCodings(d.body, extras),
+    line_items: d.lines.map(
+      (line, n): LineItem => ({
+        id: d.lines.length > 1 ? `${id}-li${n}` : null,
+        amount: major(line.part, d.currency),
+        memo: d.lines.length > 1 ? `Split ${n + 1} of ${d.lines.length}` : d.memo,
+        accounting_field_selections: line.selections,
+      }),
+    ),
+    sync_status: store.statusName(index) as Transaction['sync_status'],
+    synced_at: syncedAtIso(ctx, 'transaction', index),
+  };
+  const out = withOverrides(txn, extras);
+  const overridden = extras?.overrides && 'requires_accounting_vendor_creation_to_sync' in extras.overrides;
+  if (ctx.settings?.transaction_accounting_vendor_creation_on_sync_enabled && !overridden) {
+    // PLATFORM-FACTS F17: present only with the setting on; true without a MERCHANT selection.
+    out.requires_accounting_vendor_creation_to_sync = needsVendorCreation(out);
+  }
+  return out;
+}
+
+/** F17 / spec 001 rule 2: no accounting-vendor (MERCHANT) selection on the transaction. */
+export function needsVendorCreation(txn: Pick<Transaction, 'accounting_field_selections'>): boolean {
+  return !txn.accounting_field_selections.some((s) => s.type === 'MERCHANT');
+}

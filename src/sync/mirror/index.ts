@@ -1,0 +1,101 @@
+import { withKindLock } from '../kind-lock.ts';
+import { mirrorFieldOptions, mirrorFields, mirrorGlAccounts, mirrorVendors } from './chart-steps.ts';
+import type { MirrorContext } from './context.ts';
+import { mirrorLockName } from './lock-name.ts';
+import { ProgressReporter } from './progress.ts';
+import { emptySummary } from './summary.ts';
+import { mirrorTaxCodeField, mirrorTaxCodeOptions, mirrorTaxRates } from './tax-steps.ts';
+import {
+  MIRROR_KINDS,
+  type MirrorDeps,
+  type MirrorKind,
+  type MirrorOptions,
+  type MirrorSummary,
+} from './types.ts';
+
+export type {
+  KindSummary,
+  MirrorDeps,
+  MirrorFailure,
+  MirrorKind,
+  MirrorOptions,
+  MirrorProgress,
+  MirrorSummary,
+} from './types.ts';
+export { MIRROR_KINDS } from './types.ts';
+
+/** Spec 001 order: GL accounts, fields, their options, vendors; tax rates, tax code field, options. */
+const STEPS: Record<MirrorKind, (ctx: MirrorContext) => Promise<void>> = {
+  gl_account: mirrorGlAccounts,
+  field: mirrorFields,
+  field_option: mirrorFieldOptions,
+  vendor: mirrorVendors,
+  tax_rate: mirrorTaxRates,
+  tax_code_field: mirrorTaxCodeField,
+  tax_code_option: mirrorTaxCodeOptions,
+};
+
+/**
+ * Mirrors the ERP's chart of accounts into one platform connection (the worker's, or an inactive
+ * one for a migration): new items uploaded in all-or-nothing batches of 500, changed ones
+ * PATCHed, gone or inactive ones DELETEd (is_active false), returning ones reactivated, hidden
+ * ones set to visibility HIDDEN. One mirror per target connection at a time (advisory lock);
+ * when another holds it, returns at once with `busy: true`.
+ */
+export async function mirrorChart(deps: MirrorDeps, options: MirrorOptions = {}): Promise<MirrorSummary> {
+  const started = Date.now();
+  const target = options.accountingConnectionId ?? deps.connectionId;
+  const summary = emptySummary(target, options.dryRun === true);
+  const outcome = await withKindLock(deps.sql, mirrorLockName(target), () => run(deps, options, summary));
+  if (outcome.busy) summary.busy = true;
+  summary.durationMs = Date.now() - started;
+  return summary;
+}
+
+async function run(deps: MirrorDeps, options: MirrorOptions, summary: MirrorSummary): Promise<void> {
+  const meter = { writes: 0, reads: 0 };
+  const ctx: MirrorContext = {
+    deps,
+    // Always named, also for the active connection: if the active connection changes (a migration
+    // switch), this run's id_map rows must not be applied to another connection.
+    target: { accounting_connection_id: summary.connectionId },
+    dryRun: summary.dryRun,
+    meter,
+    summary,
+    progress: new ProgressReporter(deps.onProgress, () => ({
+      kinds: summary.kinds,
+      writeCalls: meter.writes,
+    })),
+    beforeCall: () => options.signal?.throwIfAborted(),
+  };
+  const selected = new Set(options.kinds ?? MIRROR_KINDS);
+  try {
+    for (const kind of MIRROR_KINDS) {
+      if (!selected.has(kind)) continue;
+      options.signal?.throwIfAborted();
+      await STEPS[kind](ctx);
+    }
+  } finally {
+    summary.writeCalls = meter.writes;
+    summary.readCalls = meter.reads;
+  }
+  deps.log.info(
+    {
+      connectionId: summary.connectionId,
+      dryRun: summary.dryRun,
+      writeCalls: meter.writes,
+      ...countsOf(summary),
+    },
+    'chart of accounts mirrored',
+  );
+}
+
+function countsOf(summary: MirrorSummary): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [kind, s] of Object.entries(summary.kinds)) {
+    out[kind] =
+      `created ${s.created}, updated ${s.updated}, deactivated ${s.deactivated}, reactivated ${s.reactivated}, ` +
+      `hidden ${s.hidden}, adopted ${s.adopted}, failed ${s.failed.length}`;
+  }
+  return out;
+}
