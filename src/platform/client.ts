@@ -1,0 +1,130 @@
+import { Redis } from 'ioredis';
+import { type Logger, silentLogger } from '../log.ts';
+import { DEFAULT_RETRY, type RetryOptions } from './backoff.ts';
+import { HttpTransport, type PlatformRequest, type PlatformResponse } from './http-transport.ts';
+import {
+  DEFAULT_IDEMPOTENCY_TTL_DAYS,
+  type IdempotencyRecords,
+  RedisIdempotencyRecords,
+} from './idempotency.ts';
+import { sendIdempotent } from './idempotent-send.ts';
+import {
+  DEFAULT_LIMITER,
+  type RateLimiterOptions,
+  type RateLimiterStats,
+  RedisRateLimiter,
+} from './rate-limiter.ts';
+import { accountingConnectionResource } from './resources/accounting-connection.ts';
+import { chartOfAccountsResource } from './resources/chart-of-accounts.ts';
+import type { ResourceContext } from './resources/context.ts';
+import { entitiesResource } from './resources/entities.ts';
+import { readyObjectsResource } from './resources/ready-objects.ts';
+import { syncsResource } from './resources/syncs.ts';
+import { vendorsResource } from './resources/vendors.ts';
+import { webhooksResource } from './resources/webhooks.ts';
+import { TokenCache } from './token-cache.ts';
+import { requestToken } from './token-request.ts';
+
+export interface PlatformClientOptions {
+  /** The API base, ending in /developer/v1 (the real platform or the stub's apiUrl). */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Scopes to request (F1), as a list or space separated. */
+  scopes: readonly string[] | string;
+  /** The Redis holding the shared rate budget and the idempotency records: a connection the
+   * caller owns and closes, or a URL (the client then opens and closes its own). */
+  redis: Redis | string;
+  /** Prefix of every Redis key this client writes (default "ledgersync:platform"). */
+  keyPrefix?: string;
+  /** F3: max 200 per 10 s per egress IP; margin and windowPadMs absorb network delay. */
+  limiter?: Partial<RateLimiterOptions>;
+  /** Spec 000 Errors 5: attempts and backoff (1 s, 2 s, 4 s, ... capped). */
+  retry?: Partial<RetryOptions>;
+  /** Per attempt; the platform itself gives up at 60 s with a 504 (spec 000 Limits). */
+  requestTimeoutMs?: number;
+  log?: Logger;
+  /** Where sent idempotency keys are remembered (F15); default: Redis under keyPrefix. */
+  idempotency?: IdempotencyRecords;
+  idempotencyTtlDays?: number;
+}
+
+export const DEFAULT_KEY_PREFIX = 'ledgersync:platform';
+export const DEFAULT_REQUEST_TIMEOUT_MS = 65_000;
+
+export interface PlatformClientStats {
+  limiter: RateLimiterStats;
+  tokensIssued: number;
+}
+
+export type PlatformClient = ReturnType<typeof buildClient>;
+
+/** The one way into the platform: every job talks to it through this client. */
+export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
+  return buildClient(options);
+}
+
+function buildClient(options: PlatformClientOptions) {
+  const baseUrl = checkedBaseUrl(options.baseUrl);
+  const log = options.log ?? silentLogger;
+  const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
+  const ownsRedis = typeof options.redis === 'string';
+  const redis = typeof options.redis === 'string' ? new Redis(options.redis) : options.redis;
+  const closing = new AbortController();
+  const limiter = new RedisRateLimiter(redis, keyPrefix, { ...DEFAULT_LIMITER, ...options.limiter }, log);
+  const transport = new HttpTransport({
+    baseUrl,
+    limiter,
+    retry: { ...DEFAULT_RETRY, ...options.retry },
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    log,
+    signal: closing.signal,
+  });
+  const scopes =
+    typeof options.scopes === 'string' ? options.scopes.split(/\s+/).filter(Boolean) : options.scopes;
+  const credentials = { clientId: options.clientId, clientSecret: options.clientSecret, scopes };
+  const tokens = new TokenCache(() => requestToken(transport, credentials, log));
+  const records =
+    options.idempotency ??
+    new RedisIdempotencyRecords(redis, keyPrefix, options.idempotencyTtlDays ?? DEFAULT_IDEMPOTENCY_TTL_DAYS);
+  const send = (request: PlatformRequest): Promise<PlatformResponse> => transport.request(request, tokens);
+  const ctx: ResourceContext = {
+    send,
+    sendIdempotent: (key, request) => sendIdempotent(send, records, key, request),
+  };
+  let closed = false;
+
+  return {
+    connection: accountingConnectionResource(ctx),
+    chart: chartOfAccountsResource(ctx),
+    entities: entitiesResource(ctx),
+    objects: readyObjectsResource(ctx),
+    syncs: syncsResource(ctx),
+    vendors: vendorsResource(ctx),
+    webhooks: webhooksResource(ctx),
+    /** Any other call, with the same permits, retries and token handling. */
+    request: send,
+    stats(): PlatformClientStats {
+      return { limiter: limiter.stats(), tokensIssued: tokens.issuedCount };
+    },
+    /** Ends waits and running attempts; quits the Redis connection if the client opened it. */
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      closing.abort(new Error('platform client closed'));
+      limiter.close();
+      if (ownsRedis) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+function checkedBaseUrl(value: string): URL {
+  const url = new URL(value);
+  if (!/\/developer\/v1\/?$/.test(url.pathname)) {
+    throw new Error(`platform baseUrl must end in /developer/v1 (got path ${url.pathname})`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new Error('platform baseUrl must carry no query, fragment or credentials');
+  }
+  return url;
+}

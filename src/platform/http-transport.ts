@@ -1,0 +1,230 @@
+import type { Logger } from '../log.ts';
+import { backoffDelayMs, type RetryOptions, retryAfterMs, sleep } from './backoff.ts';
+import type { PlatformError } from './errors.ts';
+import {
+  type AttemptOutcome,
+  type AttemptRequest,
+  type AttemptResponse,
+  attempt,
+  errorFromResponse,
+  networkError,
+} from './http-attempt.ts';
+import type { RedisRateLimiter } from './rate-limiter.ts';
+import type { TokenCache } from './token-cache.ts';
+
+export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
+export type QueryParams = Readonly<Record<string, QueryValue>>;
+
+export interface PlatformRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** A path under the base URL ('/accounting/accounts'), or a full URL taken from page.next. */
+  path: string;
+  query?: QueryParams;
+  /** Sent as JSON. */
+  body?: unknown;
+}
+
+export interface PlatformResponse {
+  status: number;
+  body: unknown;
+  traceId: string | null;
+  /** HTTP attempts this request took (each took one permit). */
+  attempts: number;
+}
+
+export interface TransportOptions {
+  baseUrl: URL;
+  limiter: RedisRateLimiter;
+  retry: RetryOptions;
+  requestTimeoutMs: number;
+  log: Logger;
+  /** Aborted by close(): waiting and running attempts end. */
+  signal: AbortSignal;
+}
+
+/** 429 answers one request accepts before giving up (each one paused every caller first). */
+const MAX_RATE_LIMITED = 20;
+
+interface RunState {
+  attempts: number;
+  failures: number;
+  rateLimited: number;
+  renewedToken: boolean;
+  /** An earlier attempt may have reached the platform (its response was lost or was a 5xx). */
+  maybeSent: boolean;
+}
+
+/** How an attempt is authorised: the bearer token, or the given header (the token call's Basic). */
+type Credential = { kind: 'bearer'; tokens: TokenCache } | { kind: 'fixed'; authorization: string };
+
+interface Prepared {
+  method: string;
+  url: URL;
+  label: string;
+  body?: string;
+  contentType?: string;
+}
+
+/**
+ * Every request to the platform goes through here: one permit per attempt (F3), retries of 5xx,
+ * 429, 504 and network failures with backoff and the same body (spec 000 Errors 5), and one token
+ * renewal on a 401 (F1). Errors come out as PlatformError; the last one when retries run out.
+ */
+export class HttpTransport {
+  constructor(private readonly options: TransportOptions) {}
+
+  /** A JSON request authorised by the bearer token. */
+  request(request: PlatformRequest, tokens: TokenCache): Promise<PlatformResponse> {
+    const prepared: Prepared = { method: request.method, ...this.resolve(request.path, request.query) };
+    if (request.body !== undefined) {
+      prepared.body = JSON.stringify(request.body);
+      prepared.contentType = 'application/json';
+    }
+    return this.execute(prepared, { kind: 'bearer', tokens });
+  }
+
+  /** A form POST with a fixed Authorization header (the token call, F1). */
+  postForm(path: string, form: URLSearchParams, authorization: string): Promise<PlatformResponse> {
+    const prepared: Prepared = {
+      method: 'POST',
+      ...this.resolve(path, undefined),
+      body: form.toString(),
+      contentType: 'application/x-www-form-urlencoded',
+    };
+    return this.execute(prepared, { kind: 'fixed', authorization });
+  }
+
+  private async execute(prepared: Prepared, credential: Credential): Promise<PlatformResponse> {
+    const run: RunState = { attempts: 0, failures: 0, rateLimited: 0, renewedToken: false, maybeSent: false };
+    for (;;) {
+      // The token first: a permit is taken only right before its request leaves, because a
+      // permit used late is what could crowd a later window (see RateLimiterOptions.margin).
+      const token = credential.kind === 'bearer' ? await credential.tokens.get() : null;
+      await this.options.limiter.acquire();
+      run.attempts++;
+      const outcome = await attempt(this.attemptRequest(prepared, credential, token));
+      if (outcome.kind === 'response') {
+        const { response } = outcome;
+        if (response.status >= 200 && response.status < 300) {
+          return {
+            status: response.status,
+            body: response.body,
+            traceId: response.traceId,
+            attempts: run.attempts,
+          };
+        }
+        // F1: an expired token (401 DEVELOPER_7028) is renewed once and the request repeated.
+        if (response.status === 401 && credential.kind === 'bearer' && token !== null && !run.renewedToken) {
+          run.renewedToken = true;
+          await credential.tokens.replace(token);
+          continue;
+        }
+      }
+      const { error, waitMs } = await this.failureOf(prepared, outcome, run);
+      const delayMs = this.delayBeforeRetry(error, waitMs, run);
+      this.options.log.warn(
+        {
+          method: prepared.method,
+          path: prepared.label,
+          status: error.status,
+          code: error.code,
+          traceId: error.traceId,
+          attempt: run.attempts,
+          delayMs,
+        },
+        'platform request failed; retrying',
+      );
+      await sleep(delayMs, this.options.signal);
+    }
+  }
+
+  /** The error of a failed attempt; notes whether the platform may have acted on it. */
+  private async failureOf(
+    prepared: Prepared,
+    outcome: AttemptOutcome,
+    run: RunState,
+  ): Promise<{ error: PlatformError; waitMs: number | null }> {
+    if (outcome.kind === 'network') {
+      run.maybeSent ||= outcome.maybeSent;
+      return { error: networkError(prepared, outcome, run.maybeSent), waitMs: null };
+    }
+    const { response } = outcome;
+    const error = errorFromResponse(prepared, response, run.maybeSent);
+    // A 5xx (504 above all) may come after the platform acted; a 429 was never processed (F3).
+    if (response.status >= 500) run.maybeSent = true;
+    return { error, waitMs: await this.afterRateLimit(response) };
+  }
+
+  /**
+   * How long to wait before the next attempt; throws the error when it is permanent or the
+   * attempts are spent. A 429 is the platform pacing us, not a failure: it does not use up an
+   * attempt (the shared pause already slows every caller), but a request gives up after many.
+   */
+  private delayBeforeRetry(error: PlatformError, waitMs: number | null, run: RunState): number {
+    if (error.status === 429) run.rateLimited++;
+    else run.failures++;
+    const spent = run.failures >= this.options.retry.maxAttempts || run.rateLimited > MAX_RATE_LIMITED;
+    if (!error.retryable || spent) throw error;
+    return waitMs ?? backoffDelayMs(run.failures, this.options.retry);
+  }
+
+  /** F3: on 429, pause every process sharing the budget; the retry then waits in acquire(). */
+  private async afterRateLimit(response: AttemptResponse): Promise<number | null> {
+    if (response.status !== 429) return null;
+    const { retry, limiter } = this.options;
+    const pauseMs = retryAfterMs(response.retryAfter) ?? retry.baseMs;
+    await limiter.pauseAfter429(pauseMs);
+    // Jitter on top so the callers released together do not arrive together.
+    return Math.round(Math.random() * Math.min(retry.baseMs, 250));
+  }
+
+  private attemptRequest(prepared: Prepared, credential: Credential, token: string | null): AttemptRequest {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (prepared.contentType) headers['content-type'] = prepared.contentType;
+    headers.authorization = credential.kind === 'bearer' ? `Bearer ${token}` : credential.authorization;
+    return {
+      method: prepared.method,
+      url: prepared.url,
+      label: prepared.label,
+      headers,
+      body: prepared.body,
+      timeoutMs: this.options.requestTimeoutMs,
+      signal: this.options.signal,
+    };
+  }
+
+  /**
+   * F4: page.next is followed as given, but only on the platform's own origin: a bearer token
+   * is never sent elsewhere. A next link on another origin is re-based onto ours.
+   */
+  private resolve(path: string, query: QueryParams | undefined): { url: URL; label: string } {
+    const base = this.options.baseUrl;
+    let url: URL;
+    if (/^https?:\/\//i.test(path)) {
+      url = new URL(path);
+      if (url.origin !== base.origin) {
+        this.options.log.warn(
+          { origin: url.origin },
+          'page link on another origin; re-based onto the base URL',
+        );
+        url = new URL(`${url.pathname}${url.search}`, base.origin);
+      }
+    } else {
+      url = new URL(
+        `${base.pathname.replace(/\/$/, '')}${path.startsWith('/') ? '' : '/'}${path}`,
+        base.origin,
+      );
+    }
+    appendQuery(url, query);
+    return { url, label: `${url.pathname}${url.search}` };
+  }
+}
+
+function appendQuery(url: URL, query: QueryParams | undefined): void {
+  if (!query) return;
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value) url.searchParams.append(name, String(item));
+    else url.searchParams.set(name, String(value));
+  }
+}

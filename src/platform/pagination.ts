@@ -1,0 +1,153 @@
+import type { z } from 'zod';
+import { UnexpectedResponseError } from './errors.ts';
+import type { PlatformRequest, PlatformResponse, QueryParams } from './http-transport.ts';
+import { type ItemResult, parseItems } from './parse.ts';
+import { PAGE_SIZE_MAX } from './schemas/common.ts';
+
+/** One page as read: its items (each parsed on its own) and the link to the next page. */
+export interface ItemPage<T> {
+  items: ItemResult<T>[];
+  /** page.next as the platform gave it; null on the last page. Save it to resume later. */
+  next: string | null;
+  traceId: string | null;
+}
+
+export interface ListingSource<T> {
+  send: (request: PlatformRequest) => Promise<PlatformResponse>;
+  path: string;
+  query: QueryParams;
+  item: z.ZodType<T>;
+  /** Names the item in per-item failure messages ("transaction", "GL account"). */
+  what: string;
+}
+
+/**
+ * A list endpoint read page by page (PLATFORM-FACTS F4): 100 items a page unless the query says
+ * otherwise, following page.next exactly as given, one page at a time (a cursor is sequential;
+ * see readSlices for reading disjoint slices side by side).
+ *   for await (const item of listing) ...          items, each { ok, value } or { ok: false, ... }
+ *   for await (const page of listing.pages()) ...  pages, with page.next for resuming
+ */
+export class Listing<T> implements AsyncIterable<ItemResult<T>> {
+  constructor(private readonly source: ListingSource<T>) {}
+
+  /** Pages from the first one, or from a page.next link saved earlier. */
+  async *pages(options: { resumeFrom?: string } = {}): AsyncGenerator<ItemPage<T>> {
+    const { send, path, query, item, what } = this.source;
+    let request: PlatformRequest | null = options.resumeFrom
+      ? { method: 'GET', path: options.resumeFrom }
+      : { method: 'GET', path, query: { page_size: PAGE_SIZE_MAX, ...query } };
+    while (request) {
+      const response = await send(request);
+      const page = readEnvelope(response, request.path);
+      yield { items: parseItems(item, page.data, what), next: page.next, traceId: response.traceId };
+      request = page.next ? { method: 'GET', path: page.next } : null;
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<ItemResult<T>> {
+    for await (const page of this.pages()) yield* page.items;
+  }
+
+  /** Every item, split into parsed values and per-item failures. */
+  async collect(): Promise<{ values: T[]; failures: Array<{ id: string | null; error: string }> }> {
+    const values: T[] = [];
+    const failures: Array<{ id: string | null; error: string }> = [];
+    for await (const result of this) {
+      if (result.ok) values.push(result.value);
+      else failures.push({ id: result.id, error: result.error });
+    }
+    return { values, failures };
+  }
+}
+
+function readEnvelope(response: PlatformResponse, path: string): { data: unknown[]; next: string | null } {
+  const body = response.body as { data?: unknown; page?: { next?: unknown } } | null;
+  const next = body?.page?.next;
+  if (
+    !body ||
+    !Array.isArray(body.data) ||
+    (next !== null && next !== undefined && typeof next !== 'string')
+  ) {
+    throw new UnexpectedResponseError({
+      status: response.status,
+      code: null,
+      message: 'expected a page {data: [...], page: {next}} (F4)',
+      traceId: response.traceId,
+      retryable: false,
+      method: 'GET',
+      path,
+    });
+  }
+  return { data: body.data, next: typeof next === 'string' && next.length > 0 ? next : null };
+}
+
+/**
+ * Reads several disjoint slices of a list side by side (by date range, by entity...), at most
+ * `concurrency` cursors at once, and yields their items as they arrive: order holds within a
+ * slice, not across slices. Useful when one sequential cursor cannot keep the rate budget busy.
+ */
+export async function* readSlices<S, T>(
+  list: (slice: S) => AsyncIterable<T>,
+  slices: readonly S[],
+  concurrency = 4,
+): AsyncGenerator<T> {
+  const waiting = [...slices];
+  const active = new Map<number, { iterator: AsyncIterator<T>; next: Promise<Pulled<T>> }>();
+  let ids = 0;
+  const pull = (id: number, iterator: AsyncIterator<T>): Promise<Pulled<T>> => {
+    const next = iterator.next().then((result) => ({ id, result }));
+    next.catch(() => undefined); // raced below; a loser's rejection must not go unhandled
+    return next;
+  };
+  const fill = () => {
+    while (active.size < Math.max(1, concurrency) && waiting.length > 0) {
+      const iterator = list(waiting.shift() as S)[Symbol.asyncIterator]();
+      const id = ids++;
+      active.set(id, { iterator, next: pull(id, iterator) });
+    }
+  };
+  try {
+    fill();
+    while (active.size > 0) {
+      const { id, result } = await Promise.race([...active.values()].map((a) => a.next));
+      const entry = active.get(id)!;
+      if (result.done) {
+        active.delete(id);
+        fill();
+        continue;
+      }
+      entry.next = pull(id, entry.iterator);
+      yield result.value;
+    }
+  } finally {
+    await Promise.allSettled([...active.values()].map((a) => a.iterator.return?.()));
+  }
+}
+
+interface Pulled<T> {
+  id: number;
+  result: IteratorResult<T>;
+}
+
+/**
+ * Splits [from, to) into `count` adjacent date ranges for readSlices over from_date/to_date.
+ * Each range ends 1 ms before the next begins, so with inclusive bounds no object is in two.
+ */
+export function dateSlices(
+  from: Date,
+  to: Date,
+  count: number,
+): Array<{ from_date: string; to_date: string }> {
+  const start = from.getTime();
+  const span = to.getTime() - start;
+  if (!(span > 0) || count < 1) throw new Error('dateSlices: need from < to and count >= 1');
+  const slices: Array<{ from_date: string; to_date: string }> = [];
+  for (let i = 0; i < count; i++) {
+    const sliceStart = start + Math.floor((span * i) / count);
+    const sliceEnd = start + Math.floor((span * (i + 1)) / count) - 1;
+    if (sliceEnd < sliceStart) continue;
+    slices.push({ from_date: new Date(sliceStart).toISOString(), to_date: new Date(sliceEnd).toISOString() });
+  }
+  return slices;
+}

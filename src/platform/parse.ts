@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { UnexpectedResponseError } from './errors.ts';
+
+/**
+ * Responses are parsed with zod, tolerating extra fields. Items of a list are parsed one by one:
+ * an object that does not parse becomes a failure value beside the others, so one odd object
+ * never fails a page or an upload answer that has already taken effect.
+ */
+export type ItemResult<T> = { ok: true; value: T } | { ok: false; id: string | null; error: string };
+
+export function parseItem<T>(schema: z.ZodType<T>, raw: unknown, what: string): ItemResult<T> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const id = idOf(raw);
+  return { ok: false, id, error: `${what}${id ? ` ${id}` : ''} did not parse: ${issuesText(parsed.error)}` };
+}
+
+export function parseItems<T>(schema: z.ZodType<T>, raw: readonly unknown[], what: string): ItemResult<T>[] {
+  return raw.map((item) => parseItem(schema, item, what));
+}
+
+/** Parses a whole answer; a body of the wrong shape is an UnexpectedResponseError. */
+export function parseBody<T>(schema: z.ZodType<T>, body: unknown, what: string, traceId: string | null): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw new UnexpectedResponseError({
+    status: null,
+    code: null,
+    message: `${what}: unexpected answer: ${issuesText(parsed.error)}`,
+    traceId,
+    retryable: false,
+  });
+}
+
+/** The values of the successful items. */
+export function okValues<T>(results: readonly ItemResult<T>[]): T[] {
+  const values: T[] = [];
+  for (const result of results) if (result.ok) values.push(result.value);
+  return values;
+}
+
+/** An envelope whose list items are parsed one by one: `{[key]: unknown[]}` plus other fields. */
+export function envelopeOf<K extends string>(key: K) {
+  return z.looseObject({ [key]: z.array(z.unknown()) } as { [P in K]: z.ZodArray<z.ZodUnknown> });
+}
+
+function idOf(raw: unknown): string | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const id = (raw as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
+}
+
+/** "path: message" per issue, at most five; never the offending values. */
+function issuesText(error: z.ZodError): string {
+  const issues = error.issues.slice(0, 5).map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.join('.') : '(root)';
+    return `${path}: ${issue.message}`;
+  });
+  if (error.issues.length > 5) issues.push(`and ${error.issues.length - 5} more`);
+  return issues.join('; ');
+}

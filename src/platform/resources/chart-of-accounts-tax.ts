@@ -1,0 +1,51 @@
+import type { z } from 'zod';
+import type { Listing } from '../pagination.ts';
+import {
+  CreateTaxCodeRequest,
+  TaxCode,
+  TaxCodeOption,
+  TaxRate,
+  UploadTaxCodeOptionsRequest,
+  UploadTaxRatesRequest,
+} from '../schemas/accounting.ts';
+import {
+  type ConnectionTarget,
+  checkBody,
+  fetchOne,
+  listing,
+  type ResourceContext,
+  type Uploaded,
+  upload,
+} from './context.ts';
+
+type In<S extends z.ZodType> = z.input<S>;
+
+/**
+ * Tax (PLATFORM-FACTS F13), part of the chart of accounts: rates first (they name a GL account),
+ * then the connection's tax code field, then its options (which name rates). Rates may be
+ * negative (reverse charge).
+ */
+export function taxResource(ctx: ResourceContext) {
+  return {
+    async uploadTaxRates(body: In<typeof UploadTaxRatesRequest>): Promise<Uploaded<TaxRate>> {
+      checkBody(UploadTaxRatesRequest, body, 'POST /accounting/tax/rates');
+      return upload(ctx, '/accounting/tax/rates', body, 'tax_rates', TaxRate, 'tax rate');
+    },
+    listTaxRates(filters: ConnectionTarget & { page_size?: number } = {}): Listing<TaxRate> {
+      return listing(ctx, '/accounting/tax/rates', filters, TaxRate, 'tax rate');
+    },
+    async createTaxCode(body: In<typeof CreateTaxCodeRequest>): Promise<TaxCode> {
+      checkBody(CreateTaxCodeRequest, body, 'POST /accounting/tax/code');
+      return fetchOne(ctx, { method: 'POST', path: '/accounting/tax/code', body }, TaxCode);
+    },
+    async uploadTaxCodeOptions(
+      body: In<typeof UploadTaxCodeOptionsRequest>,
+    ): Promise<Uploaded<TaxCodeOption>> {
+      checkBody(UploadTaxCodeOptionsRequest, body, 'POST /accounting/tax/code/options');
+      return upload(ctx, '/accounting/tax/code/options', body, 'options', TaxCodeOption, 'tax code option');
+    },
+    listTaxCodeOptions(filters: ConnectionTarget & { page_size?: number } = {}): Listing<TaxCodeOption> {
+      return listing(ctx, '/accounting/tax/code/options', filters, TaxCodeOption, 'tax code option');
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import type { z } from 'zod';
+import { ValidationError } from '../errors.ts';
+import type { PlatformRequest, PlatformResponse, QueryParams } from '../http-transport.ts';
+import type { IdempotentResult } from '../idempotent-send.ts';
+import { Listing } from '../pagination.ts';
+import { envelopeOf, type ItemResult, parseBody, parseItems } from '../parse.ts';
+
+/** What every resource group is built on: the transport, with and without an idempotency key. */
+export interface ResourceContext {
+  send(request: PlatformRequest): Promise<PlatformResponse>;
+  sendIdempotent(key: string, request: PlatformRequest): Promise<IdempotentResult>;
+}
+
+/** Query filters of a list as callers give them: booleans may be true/false, paging is ours. */
+export type Filters<Q> = {
+  [K in Exclude<keyof Q, 'start' | 'page_size'>]?: Q[K] extends 'true' | 'false' | undefined
+    ? boolean | 'true' | 'false'
+    : Q[K];
+} & { page_size?: number };
+
+/** `accounting_connection_id` targets an inactive connection (F8-F13; default: the active one). */
+export type ConnectionTarget = { accounting_connection_id?: string };
+
+/** An upload's answer: its connection and each item parsed on its own. */
+export interface Uploaded<T> {
+  accountingConnectionId: string | null;
+  items: ItemResult<T>[];
+}
+
+/**
+ * Checks a request body against its schema before it costs a request and a permit. The body is
+ * sent as the caller built it (so a frozen body stays byte-identical across retries).
+ */
+export function checkBody<S extends z.ZodType>(schema: S, body: z.input<S>, what: string): z.input<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return body;
+  throw new ValidationError({
+    status: null,
+    code: null,
+    message: `${what}: request not sent, it is invalid: ${parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ')}`,
+    traceId: null,
+    retryable: false,
+    additionalInfo: {
+      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    },
+  });
+}
+
+export function listing<T>(
+  ctx: ResourceContext,
+  path: string,
+  query: QueryParams,
+  item: z.ZodType<T>,
+  what: string,
+): Listing<T> {
+  return new Listing({ send: (request) => ctx.send(request), path, query, item, what });
+}
+
+/** Sends and parses a single-object answer. */
+export async function fetchOne<T>(
+  ctx: ResourceContext,
+  request: PlatformRequest,
+  schema: z.ZodType<T>,
+): Promise<T> {
+  const response = await ctx.send(request);
+  return parseBody(schema, response.body, `${request.method} ${request.path}`, response.traceId);
+}
+
+/** Sends an upload and parses its list (under `key`) item by item. */
+export async function upload<T>(
+  ctx: ResourceContext,
+  path: string,
+  body: unknown,
+  key: string,
+  item: z.ZodType<T>,
+  what: string,
+): Promise<Uploaded<T>> {
+  const response = await ctx.send({ method: 'POST', path, body });
+  const envelope = parseBody(envelopeOf(key), response.body, `POST ${path}`, response.traceId) as Record<
+    string,
+    unknown
+  >;
+  const connectionId = envelope.accounting_connection_id;
+  return {
+    accountingConnectionId: typeof connectionId === 'string' ? connectionId : null,
+    items: parseItems(item, envelope[key] as unknown[], what),
+  };
+}
+
+/** Path segment for an id: never lets an id change the path's shape. */
+export function segment(id: string): string {
+  return encodeURIComponent(id);
+}
+
+/** The target as a query (PATCH, PUT, DELETE and GET carry it in the query string). */
+export function targetQuery(target: ConnectionTarget | undefined): QueryParams | undefined {
+  return target?.accounting_connection_id
+    ? { accounting_connection_id: target.accounting_connection_id }
+    : undefined;
+}

@@ -1,0 +1,90 @@
+/**
+ * Full-size run of the shared rate limiter (PLATFORM-FACTS F3): 4 worker processes, each with its
+ * own platform client, share one Redis and one source IP and pull as fast as their permits allow
+ * for 60 s against the stub at 200 requests per rolling 10 s. Prints the largest number of
+ * arrivals the stub saw in any 10 s window, the 429s, and the share of the budget used.
+ *
+ *   npx tsx test/bench/limiter-fairness.ts [--seconds 60] [--workers 4] [--concurrency 8]
+ *                                          [--redis-url redis://...] [--margin 4] [--pad-ms 250]
+ *
+ * Without --redis-url a private redis-server is started (it must be on PATH).
+ * Not part of the test command.
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { startEmbeddedRedis } from '../../src/infra/embedded-redis.ts';
+import { createLogger } from '../../src/log.ts';
+import { startStub } from '../../src/stub/index.ts';
+import { maxInAnyWindow, runPullWorkers } from '../integration/platform/support/pull-workers.ts';
+import { addClient, control, effects } from '../integration/platform/support/stub.ts';
+
+const MAX = 200;
+const WINDOW_MS = 10_000;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '60' },
+      workers: { type: 'string', default: '4' },
+      concurrency: { type: 'string', default: '8' },
+      'redis-url': { type: 'string' },
+      margin: { type: 'string', default: '4' },
+      'pad-ms': { type: 'string', default: '250' },
+    },
+  });
+  const durationMs = Number(values.seconds) * 1000;
+  const log = createLogger({ level: 'warn', pretty: false });
+  const redis = values['redis-url'] ? null : await startEmbeddedRedis(log);
+  const redisUrl = values['redis-url'] ?? redis!.url;
+  const stub = await startStub({ port: 0, rateLimit: { max: MAX, windowMs: WINDOW_MS }, latencyMs: 0 });
+  try {
+    await control(stub, 'POST', '/__stub/seed', { seed: 1, transactions: 10, entities: 2 });
+    const credentials = await addClient(stub);
+    const run = await runPullWorkers(
+      {
+        apiUrl: stub.apiUrl,
+        ...credentials,
+        redisUrl,
+        keyPrefix: `bench:${randomBytes(4).toString('hex')}`,
+        limiter: {
+          max: MAX,
+          windowMs: WINDOW_MS,
+          margin: Number(values.margin),
+          windowPadMs: Number(values['pad-ms']),
+          egressId: 'bench',
+        },
+        concurrency: Number(values.concurrency),
+        path: '/entities?page_size=2',
+      },
+      { workers: Number(values.workers), durationMs, settleMs: WINDOW_MS + 500 },
+    );
+    const { arrivals } = await effects(stub);
+    const admitted = arrivals.filter((a) => a.status !== 429);
+    const inRun = admitted.filter((a) => a.at >= run.startedAt && a.at <= run.until);
+    const budget = (MAX * durationMs) / WINDOW_MS;
+    const result = {
+      max_in_any_window: maxInAnyWindow(
+        admitted.map((a) => a.at),
+        WINDOW_MS,
+      ),
+      limit: MAX,
+      answered_429: arrivals.length - admitted.length,
+      arrivals_in_run: inRun.length,
+      budget,
+      budget_used_pct: Number(((100 * inRun.length) / budget).toFixed(1)),
+      per_process: run.reports.map((r) => r.requests),
+      errors: run.reports.flatMap((r) => r.errors),
+      limited_at_ms: arrivals.filter((a) => a.status === 429).map((a) => Math.round(a.at - run.startedAt)),
+    };
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    if (result.max_in_any_window > MAX || result.answered_429 > 0) process.exitCode = 1;
+  } finally {
+    await stub.close();
+    await redis?.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningStub } from '../../../src/stub/index.ts';
+import { useTestRedis } from '../../support/redis.ts';
+import { maxInAnyWindow, runPullWorkers } from './support/pull-workers.ts';
+import { addClient, control, effects, startTestStub } from './support/stub.ts';
+
+/**
+ * PLATFORM-FACTS F3 with real processes: four workers, each its own client and process, share
+ * only Redis and the source IP. Scaled down from 200 per 10 s over 60 s to 50 per 2 s over 8 s;
+ * test/bench/limiter-fairness.ts runs the full size.
+ */
+const redis = useTestRedis();
+const MAX = 50;
+const WINDOW_MS = 2_000;
+const DURATION_MS = 8_000;
+let stub: RunningStub;
+
+beforeAll(async () => {
+  stub = await startTestStub({ rateLimit: { max: MAX, windowMs: WINDOW_MS } });
+  await control(stub, 'POST', '/__stub/seed', { seed: 2, transactions: 10, entities: 2 });
+});
+
+afterAll(async () => {
+  await stub?.close();
+});
+
+describe('shared rate limit across processes (PLATFORM-FACTS F3)', () => {
+  it('F3: 4 processes never put more than max arrivals in any window, get no 429, and use >= 90% of the budget', async () => {
+    const credentials = await addClient(stub);
+    const run = await runPullWorkers(
+      {
+        apiUrl: stub.apiUrl,
+        ...credentials,
+        redisUrl: redis.url,
+        keyPrefix: redis.prefix,
+        limiter: { max: MAX, windowMs: WINDOW_MS, margin: 2, windowPadMs: 150, egressId: 'fairness' },
+        concurrency: 4,
+        path: '/entities?page_size=2',
+      },
+      { workers: 4, durationMs: DURATION_MS, settleMs: WINDOW_MS + 200 },
+    );
+    const { arrivals } = await effects(stub);
+    const admitted = arrivals.filter((a) => a.status !== 429);
+    const inRun = admitted.filter((a) => a.at >= run.startedAt && a.at <= run.until);
+    const budget = (MAX * DURATION_MS) / WINDOW_MS;
+    const maxSeen = maxInAnyWindow(
+      admitted.map((a) => a.at),
+      WINDOW_MS,
+    );
+
+    expect(run.reports.flatMap((r) => r.errors)).toEqual([]);
+    expect(arrivals.filter((a) => a.status === 429)).toEqual([]);
+    expect(maxSeen).toBeLessThanOrEqual(MAX);
+    expect(inRun.length / budget).toBeGreaterThanOrEqual(0.9);
+    // Every process got a share of the budget.
+    for (const report of run.reports) expect(report.requests).toBeGreaterThan(inRun.length / 16);
+    console.info(
+      `fairness: ${inRun.length} arrivals in ${DURATION_MS} ms = ${((100 * inRun.length) / budget).toFixed(1)}% ` +
+        `of ${budget}; max ${maxSeen} in any ${WINDOW_MS} ms; per process ${run.reports.map((r) => r.requests).join('/')}`,
+    );
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dateSlices, readSlices } from '../../../src/platform/pagination.ts';
+import type { ItemResult } from '../../../src/platform/parse.ts';
+import type { Transaction } from '../../../src/platform/schemas/objects.ts';
+import type { RunningStub } from '../../../src/stub/index.ts';
+import { useTestRedis } from '../../support/redis.ts';
+import { capturingLogger } from './support/capture-log.ts';
+import { addClient, type Credentials, control, effects, startTestStub, testClient } from './support/stub.ts';
+
+const redis = useTestRedis();
+const captured = capturingLogger();
+const TOTAL = 10_000;
+let stub: RunningStub;
+let credentials: Credentials;
+let client: ReturnType<typeof testClient>;
+let expectedIds: string[];
+
+beforeAll(async () => {
+  // Paging is what this file tests, not the rate limit: a budget large enough to never wait.
+  stub = await startTestStub({ rateLimit: { max: 2_000, windowMs: 10_000 } });
+  credentials = await addClient(stub);
+  await control(stub, 'POST', '/__stub/seed', { seed: 11, transactions: TOTAL });
+  client = testClient(stub, redis, credentials, captured.log, {
+    limiter: { max: 2_000, windowMs: 10_000, egressId: 'pagination' },
+  });
+  expectedIds = Array.from({ length: TOTAL }, (_, i) => stub.state.world.idOf('transaction', i));
+});
+
+afterAll(async () => {
+  await client?.close();
+  await stub?.close();
+});
+
+function idsOf(results: ItemResult<Transaction>[]): string[] {
+  return results.map((r) => (r.ok ? r.value.id : `failed:${r.id}`));
+}
+
+describe('pagination (PLATFORM-FACTS F4)', () => {
+  it('F4: paging 10,000 objects returns each exactly once, in order, 100 a page', async () => {
+    const before = (await effects(stub)).arrivals.length;
+    const seen: ItemResult<Transaction>[] = [];
+    for await (const item of client.objects.transactions()) seen.push(item);
+    expect(seen.every((r) => r.ok)).toBe(true);
+    expect(idsOf(seen)).toEqual(expectedIds);
+    const pages = (await effects(stub)).arrivals.slice(before).filter((a) => a.route === '/transactions');
+    expect(pages).toHaveLength(TOTAL / 100);
+  });
+
+  it('F4: pages can be resumed from a saved page.next link', async () => {
+    const pages = client.objects.transactions().pages();
+    const first = (await pages.next()).value!;
+    await pages.return(undefined);
+    expect(first.next).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/developer\/v1\/transactions\?/);
+    const rest: ItemResult<Transaction>[] = [];
+    for await (const page of client.objects.transactions().pages({ resumeFrom: first.next! }))
+      rest.push(...page.items);
+    expect(idsOf([...first.items, ...rest])).toEqual(expectedIds);
+  });
+
+  it('reads disjoint date slices side by side, each object once', async () => {
+    const firstAndLast = [expectedIds[0]!, expectedIds[TOTAL - 1]!];
+    const [first, last] = await Promise.all(firstAndLast.map((id) => client.objects.transaction(id)));
+    const from = new Date(first!.user_transaction_time);
+    const to = new Date(new Date(last!.user_transaction_time).getTime() + 1);
+    const slices = dateSlices(from, to, 4);
+    const seen: string[] = [];
+    for await (const item of readSlices((slice) => client.objects.transactions(slice), slices, 4)) {
+      if (item.ok) seen.push(item.value.id);
+    }
+    expect(seen).toHaveLength(TOTAL);
+    expect([...seen].sort()).toEqual([...expectedIds].sort());
+  });
+
+  it('nothing secret reaches the log', () => {
+    expect(captured.text()).not.toContain(credentials.clientSecret);
+    expect(captured.text()).not.toMatch(/svc_business_tok_[A-Za-z0-9]/);
+  });
+});

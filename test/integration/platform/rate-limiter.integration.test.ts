@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/log.ts';
+import { RedisRateLimiter } from '../../../src/platform/rate-limiter.ts';
+import { useTestRedis } from '../../support/redis.ts';
+
+const redis = useTestRedis();
+
+/** Largest number of stamps inside any window of `windowMs` (a window ends at each stamp). */
+function maxInWindow(stamps: number[], windowMs: number): number {
+  const sorted = [...stamps].sort((a, b) => a - b);
+  let best = 0;
+  let lo = 0;
+  for (let hi = 0; hi < sorted.length; hi++) {
+    while (sorted[hi]! - sorted[lo]! >= windowMs) lo++;
+    best = Math.max(best, hi - lo + 1);
+  }
+  return best;
+}
+
+function limiter(egressId: string, max: number, windowMs: number, margin = 0, windowPadMs = 0, minGapMs = 0) {
+  return new RedisRateLimiter(
+    redis.connect(),
+    redis.prefix,
+    { max, windowMs, margin, windowPadMs, egressId, minGapMs },
+    silentLogger,
+  );
+}
+
+describe('RedisRateLimiter (PLATFORM-FACTS F3)', () => {
+  it('F3: limiters sharing an egress id never grant more than max - margin in any window', async () => {
+    const windowMs = 400;
+    // The pad covers the delay between Redis granting a permit and this test stamping it.
+    const limiters = [1, 2, 3].map(() => limiter('shared', 12, windowMs, 2, 50));
+    const stamps: number[] = [];
+    const started = Date.now();
+    await Promise.all(
+      limiters.flatMap((l) =>
+        Array.from({ length: 15 }, async () => {
+          await l.acquire();
+          stamps.push(Date.now());
+        }),
+      ),
+    );
+    const elapsed = Date.now() - started;
+    // 45 permits at 10 per 450 ms (padded window): four full windows of waiting, no more.
+    expect(maxInWindow(stamps, windowMs)).toBeLessThanOrEqual(10);
+    expect(elapsed).toBeGreaterThanOrEqual(4 * 450 - 20);
+    expect(elapsed).toBeLessThan(4 * 450 + 600);
+    const stats = limiters.map((l) => l.stats());
+    expect(stats.reduce((sum, s) => sum + s.permitsGranted, 0)).toBe(45);
+    expect(stats.reduce((sum, s) => sum + s.totalWaitMs, 0)).toBeGreaterThan(0);
+    for (const l of limiters) l.close();
+  });
+
+  it('waits as long as the script says instead of polling Redis', async () => {
+    const connection = redis.connect();
+    const l = new RedisRateLimiter(
+      connection,
+      redis.prefix,
+      { max: 2, windowMs: 300, margin: 0, windowPadMs: 0, egressId: 'poll', minGapMs: 0 },
+      silentLogger,
+    );
+    let calls = 0;
+    const evalsha = connection.evalsha.bind(connection);
+    connection.evalsha = ((...args: Parameters<typeof evalsha>) => {
+      calls++;
+      return evalsha(...args);
+    }) as typeof connection.evalsha;
+    await Promise.all(Array.from({ length: 6 }, () => l.acquire()));
+    // 6 permits, 2 a window: 6 grants plus about one "wait" answer per window boundary.
+    expect(calls).toBeLessThanOrEqual(6 + 4);
+    l.close();
+  });
+
+  it('spaces permits by minGapMs, so a window opens as a stream and not a burst', async () => {
+    const l = limiter('gap', 100, 10_000, 0, 0, 40);
+    const stamps: number[] = [];
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        await l.acquire();
+        stamps.push(Date.now());
+      }),
+    );
+    const gaps = stamps.slice(1).map((t, i) => t - stamps[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(35);
+    l.close();
+  });
+
+  it('keeps egress identities apart', async () => {
+    const a = limiter('ip-a', 3, 10_000);
+    const b = limiter('ip-b', 3, 10_000);
+    const started = Date.now();
+    await Promise.all([
+      ...Array.from({ length: 3 }, () => a.acquire()),
+      ...Array.from({ length: 3 }, () => b.acquire()),
+    ]);
+    expect(Date.now() - started).toBeLessThan(500);
+    a.close();
+    b.close();
+  });
+
+  it('F3: a 429 pauses every limiter on the same egress id until Retry-After has passed', async () => {
+    const a = limiter('paused', 100, 10_000);
+    const b = limiter('paused', 100, 10_000);
+    await a.pauseAfter429(400);
+    const started = Date.now();
+    await b.acquire();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    expect(a.stats()).toMatchObject({ rateLimited: 1, pauses: 1 });
+    // A shorter pause never shortens a longer one.
+    await a.pauseAfter429(600);
+    await b.pauseAfter429(50);
+    const again = Date.now();
+    await a.acquire();
+    expect(Date.now() - again).toBeGreaterThanOrEqual(500);
+    a.close();
+    b.close();
+  });
+
+  it('close() rejects a waiting acquisition', async () => {
+    const l = limiter('closing', 1, 10_000);
+    await l.acquire();
+    const waiting = l.acquire();
+    l.close();
+    await expect(waiting).rejects.toThrow('closed');
+  });
+});
