@@ -1,11 +1,16 @@
 import { Command, CommanderError } from 'commander';
+import { registerConnectionCommands } from './commands/connection.ts';
 import { registerDbCommands } from './commands/db.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerErpCommands } from './commands/erp.ts';
+import { registerMigrateCommands } from './commands/migrate.ts';
 import { registerReconcileCommand } from './commands/reconcile.ts';
+import { registerReplayCommand } from './commands/replay.ts';
 import { EXIT, loadConfigOrExit } from './commands/runtime.ts';
+import { registerStatusCommand } from './commands/status.ts';
 import { registerStubCommand } from './commands/stub.ts';
 import { registerSyncCommand } from './commands/sync.ts';
+import { registerWorkerCommand } from './commands/worker.ts';
 
 const program = new Command()
   .name('ledgersync')
@@ -18,6 +23,11 @@ registerDbCommands(program);
 registerErpCommands(program);
 registerSyncCommand(program);
 registerReconcileCommand(program);
+registerMigrateCommands(program);
+registerWorkerCommand(program);
+registerReplayCommand(program);
+registerStatusCommand(program);
+registerConnectionCommands(program);
 registerStubCommand(program, () => loadConfigOrExit().STUB_PORT);
 
 // A broken environment is reported before anything else, whatever the command (not for --help).

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { migrateAll } from '../../db/runner.ts';
 import { withRuntime } from './runtime.ts';
 
 export function registerDbCommands(program: Command): void {
@@ -8,9 +7,8 @@ export function registerDbCommands(program: Command): void {
     .description('apply pending migrations (worker schema and built-in ledger); safe to run concurrently')
     .option('--json', 'print the result as JSON')
     .action((options: { json?: boolean }) =>
-      withRuntime(async ({ sql, config, log }) => {
-        const ledgerSchema = config.ERP === 'ledger' ? config.LEDGER_SCHEMA : undefined;
-        const { applied } = await migrateAll(sql, { schema: config.DATABASE_SCHEMA, ledgerSchema, log });
+      // Every command applies pending migrations on start (runtime.ts); this one reports them.
+      withRuntime(async ({ migrated: applied }) => {
         if (options.json) process.stdout.write(`${JSON.stringify({ applied })}\n`);
         else
           process.stdout.write(

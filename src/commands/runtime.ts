@@ -1,4 +1,5 @@
 import postgres, { type Sql } from 'postgres';
+import { migrateAll } from '../../db/runner.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { provideServices, type Services } from '../infra/services.ts';
 import { onShutdown, runCleanups } from '../infra/shutdown.ts';
@@ -30,6 +31,8 @@ export interface Runtime {
   log: Logger;
   services: Services;
   sql: Sql;
+  /** Migrations this process applied at start-up. */
+  migrated: string[];
 }
 
 export function loadConfigOrExit(): Config {
@@ -52,9 +55,20 @@ export async function withRuntime(fn: (runtime: Runtime) => Promise<number | und
   try {
     const services = await provideServices(config, log);
     onShutdown(() => services.stop(), log);
-    const sql = postgres(services.databaseUrl, { max: 10, onnotice: () => {} });
+    // The worker's tables are unqualified: the pool works in DATABASE_SCHEMA.
+    const sql = postgres(services.databaseUrl, {
+      max: 10,
+      onnotice: () => {},
+      connection: { search_path: config.DATABASE_SCHEMA },
+    });
     onShutdown(() => sql.end({ timeout: 5 }), log);
-    exitCode = (await fn({ config, log, services, sql })) ?? EXIT.ok;
+    // Pending migrations are applied first (concurrent-safe), so no command meets a missing table.
+    const { applied } = await migrateAll(sql, {
+      schema: config.DATABASE_SCHEMA,
+      ledgerSchema: config.ERP === 'ledger' ? config.LEDGER_SCHEMA : undefined,
+      log,
+    });
+    exitCode = (await fn({ config, log, services, sql, migrated: applied })) ?? EXIT.ok;
   } catch (error) {
     exitCode = reportFailure(error, log);
   }

@@ -2,18 +2,20 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { createAppContext, endpointFromConfig } from '../app/app-context.ts';
 import { resolveConnection } from '../app/connection.ts';
+import { mirrorChart } from '../sync/mirror/index.ts';
+import { dryRunObjects } from '../sync/objects/dry-run.ts';
 import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
 import { type ObjectSyncSummary, syncObjects } from '../sync/objects/sync-objects.ts';
 import { recorded } from '../sync/runs/record-run.ts';
 import { progressReporter } from './progress.ts';
 import { EXIT, withRuntime } from './runtime.ts';
 
-const TARGETS = [...OBJECT_KINDS, 'all'] as const;
+const TARGETS = ['coa', ...OBJECT_KINDS, 'all'] as const;
 type Target = (typeof TARGETS)[number];
 
 function target(value: string): Target {
   if (!(TARGETS as readonly string[]).includes(value)) {
-    throw new InvalidArgumentError(`choose one of: coa, ${TARGETS.join(', ')}`);
+    throw new InvalidArgumentError(`choose one of: ${TARGETS.join(', ')}`);
   }
   return value as Target;
 }
@@ -31,11 +33,12 @@ function summaryLine(s: ObjectSyncSummary): string {
 export function registerSyncCommand(program: Command): void {
   program
     .command('sync')
-    .description('sync ready objects now: transactions, reimbursements, transfers, cashbacks, bills or all')
+    .description('mirror the chart of accounts (coa) or sync ready objects now; all = coa, then every kind')
     .argument('<what>', `one of: ${TARGETS.join(', ')}`, target)
     .option('--slices <n>', 'read this many date slices side by side', (v) => Number.parseInt(v, 10), 4)
+    .option('--dry-run', 'show what would be uploaded, posted to the ERP and reported; write nothing')
     .option('--json', 'print the summary as JSON')
-    .action((what: Target, options: { slices: number; json?: boolean }) =>
+    .action((what: Target, options: { slices: number; json?: boolean; dryRun?: boolean }) =>
       withRuntime(async ({ sql, config, log, services }) => {
         const app = createAppContext({
           config,
@@ -46,9 +49,34 @@ export function registerSyncCommand(program: Command): void {
         });
         try {
           const connectionId = await resolveConnection(app.platform, sql, config.PLATFORM_CONNECTION_ID);
-          const kinds: ObjectKindName[] = what === 'all' ? [...OBJECT_KINDS] : [what];
-          const summaries: ObjectSyncSummary[] = [];
+          const out = (line: string) => options.json || process.stdout.write(`${line}\n`);
+          const results: unknown[] = [];
+          let failures = 0;
+          if (what === 'coa' || what === 'all') {
+            const mirror = await recorded(sql, { connectionId, kind: 'coa', trigger: 'cli' }, () =>
+              mirrorChart(
+                { sql, erp: app.erp, platform: app.platform, connectionId, log },
+                { dryRun: options.dryRun === true },
+              ),
+            );
+            results.push(mirror);
+            const kinds = Object.entries(mirror.kinds);
+            failures += kinds.reduce((n, [, k]) => n + k.failed.length, 0);
+            out(
+              `coa${options.dryRun ? ' (dry run)' : ''}: ${kinds.map(([k, v]) => `${k} +${v.created} ~${v.updated} -${v.deactivated} !${v.failed.length}`).join(', ')} (${mirror.writeCalls} write calls)`,
+            );
+          }
+          const kinds: ObjectKindName[] = what === 'all' ? [...OBJECT_KINDS] : what === 'coa' ? [] : [what];
           for (const kind of kinds) {
+            if (options.dryRun) {
+              const dry = await dryRunObjects(sql, app.syncPlatform, connectionId, kind);
+              results.push(dry);
+              out(
+                `${kind} (dry run): ${dry.read} ready, would post ${dry.wouldPost} to the ERP, ${dry.wouldFail} would be reported failed, ${dry.alreadyKnown} already known, vendor creation for ${dry.wouldCreateVendorsFor}`,
+              );
+              for (const f of dry.sampleFailures) out(`  ${f.objectId}: ${f.message}`);
+              continue;
+            }
             const progress = progressReporter(kind, log);
             const summary = await recorded(sql, { connectionId, kind, trigger: 'cli' }, () =>
               syncObjects(
@@ -67,11 +95,12 @@ export function registerSyncCommand(program: Command): void {
               ),
             );
             progress.done();
-            summaries.push(summary);
-            if (!options.json) process.stdout.write(`${summaryLine(summary)}\n`);
+            results.push(summary);
+            failures += summary.failed;
+            out(summaryLine(summary));
           }
-          if (options.json) process.stdout.write(`${JSON.stringify(summaries)}\n`);
-          return summaries.some((s) => s.failed > 0) ? EXIT.partial : EXIT.ok;
+          if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
+          return failures > 0 && !options.dryRun ? EXIT.partial : EXIT.ok;
         } finally {
           await app.close();
         }

@@ -47,7 +47,7 @@ export interface ObjectSyncSummary {
 /** Results are posted once 5,000 have gathered (F14), and whatever is left at the end. */
 const FULL_BATCH = 5000;
 
-function emptySummary(kind: ObjectKindName): ObjectSyncSummary {
+export function emptySummary(kind: ObjectKindName): ObjectSyncSummary {
   return {
     kind,
     read: 0,
@@ -132,7 +132,7 @@ async function runSync(
   return summary;
 }
 
-async function processPage(
+export async function processPage(
   deps: ObjectSyncDeps,
   kind: ObjectKindName,
   items: ReadItem[],

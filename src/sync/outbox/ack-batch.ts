@@ -18,8 +18,26 @@ export async function ackBatch(
       where id = ${batchId} and state = 'FROZEN'`;
     if (updated.count === 0) return false;
     await tx`update sync_ledger set state = 'REPORTED', updated_at = now() where batch_id = ${batchId} and state in ('IN_ERP', 'FAILED')`;
+    const results = resultsOf(ack.response);
+    if (results.length > 0) {
+      await tx`
+        update sync_ledger as l set platform_status = r.status, platform_reason = r.reason
+        from unnest(${tx.array(results.map((r) => r.id))}::text[], ${tx.array(results.map((r) => r.status))}::text[],
+                    ${tx.array(results.map((r) => r.reason ?? '') as string[])}::text[]) as r(id, status, reason)
+        where l.batch_id = ${batchId} and l.object_id = r.id`;
+    }
     return true;
   }) as Promise<boolean>;
+}
+
+/** F14 per-item results of a sync answer (none when the answer was lost: F15 "already applied"). */
+function resultsOf(response: unknown): { id: string; status: string; reason?: string }[] {
+  const results = (response as { results?: unknown } | null)?.results;
+  if (!Array.isArray(results)) return [];
+  return results.filter(
+    (r): r is { id: string; status: string; reason?: string } =>
+      typeof r?.id === 'string' && ['SYNCED', 'FAILED', 'REJECTED'].includes(r?.status),
+  );
 }
 
 /** Notes why a send failed (it stays FROZEN and is resent as is). */

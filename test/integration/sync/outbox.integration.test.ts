@@ -145,4 +145,30 @@ describe('sync_ledger and the result outbox', () => {
     expect(new Set(all).size).toBe(all.length);
     expect(all.length).toBeGreaterThan(0);
   });
+
+  it("F14: the platform's per-item answer is kept on each row, so a REJECTED result is visible", async () => {
+    const c = conn();
+    await claimRows(db.sql, { connectionId: c, syncType: T, objectIds: ['a', 'b'] });
+    await recordOutcomes(db.sql, c, T, [
+      { objectId: 'a', ok: true, referenceId: 'JE-1' },
+      { objectId: 'b', ok: true, referenceId: 'JE-2' },
+    ]);
+    const batch = await freezeBatch(db.sql, { connectionId: c, syncType: T });
+    await ackBatch(db.sql, batch!.id, {
+      syncId: 's',
+      response: {
+        sync_id: 's',
+        results: [
+          { id: 'a', status: 'SYNCED' },
+          { id: 'b', status: 'REJECTED', reason: 'already synced' },
+        ],
+      },
+    });
+    const rows =
+      await db.sql`select object_id, platform_status, platform_reason from sync_ledger where connection_id = ${c} order by object_id`;
+    expect(rows.map((r) => [r.object_id, r.platform_status, r.platform_reason])).toEqual([
+      ['a', 'SYNCED', ''],
+      ['b', 'REJECTED', 'already synced'],
+    ]);
+  });
 });

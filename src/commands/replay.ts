@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import { createAppContext, endpointFromConfig } from '../app/app-context.ts';
+import { resolveConnection } from '../app/connection.ts';
+import { replayObject } from '../sync/objects/replay.ts';
+import { EXIT, withRuntime } from './runtime.ts';
+
+const EXIT_OF = {
+  synced: EXIT.ok,
+  failed: EXIT.partial,
+  rejected: EXIT.failed,
+  not_found: EXIT.failed,
+  not_ready: EXIT.failed,
+  busy: EXIT.unavailable,
+  unsupported: EXIT.usage,
+} as const;
+
+export function registerReplayCommand(program: Command): void {
+  program
+    .command('replay')
+    .description('re-sync one object now (after the bookkeeper fixed what its failure named)')
+    .argument('<object-id>', 'the platform id of a transaction, reimbursement or bill')
+    .option('--json', 'print the result as JSON')
+    .action((objectId: string, options: { json?: boolean }) =>
+      withRuntime(async ({ sql, config, log, services }) => {
+        const app = createAppContext({
+          config,
+          log,
+          sql,
+          redisUrl: services.redisUrl,
+          endpoint: endpointFromConfig(config),
+        });
+        try {
+          const connectionId = await resolveConnection(app.platform, sql, config.PLATFORM_CONNECTION_ID);
+          const result = await replayObject(
+            { sql, erp: app.erp, platform: app.syncPlatform, connectionId, log },
+            app.platform,
+            objectId,
+          );
+          if (options.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+          else if (result.status === 'synced')
+            process.stdout.write(`${objectId}: synced (${result.kind}).\n`);
+          else
+            process.stdout.write(
+              `${objectId}: ${result.status.replace('_', ' ')}. ${result.message ?? ''}\n`,
+            );
+          return EXIT_OF[result.status];
+        } finally {
+          await app.close();
+        }
+      }),
+    );
+}

@@ -1,0 +1,124 @@
+import type { Command } from 'commander';
+import postgres, { type Sql } from 'postgres';
+import { migrateAll } from '../../db/runner.ts';
+import { createQueues, type Queues } from '../../jobs/queues.ts';
+import { type RunningSchedules, schedulesFromConfig, startSchedules } from '../../jobs/schedules.ts';
+import { type RunningWorkers, startWorkers } from '../../jobs/worker.ts';
+import { type AppContext, createAppContext, endpointFromConfig } from '../app/app-context.ts';
+import { resolveConnection } from '../app/connection.ts';
+import { ensureSubscription } from '../server/register-subscription.ts';
+import { type RunningServer, startServer } from '../server/server.ts';
+import { webhookSecrets } from '../server/webhook-secrets.ts';
+import { EXIT, type Runtime, withRuntime } from './runtime.ts';
+
+interface WorkerOptions {
+  schedules: boolean;
+  server: boolean;
+  workers: boolean;
+}
+
+interface Parts {
+  workerSql?: Sql;
+  app?: AppContext;
+  queues?: Queues;
+  workers?: RunningWorkers;
+  schedules?: RunningSchedules;
+  server?: RunningServer;
+  registration?: Promise<unknown>;
+}
+
+/**
+ * Resolves on the first SIGTERM or SIGINT. A long-running command stops on a signal as its normal
+ * end, so the runtime's default (cleanups, then exit 128+signal) is replaced here: the worker
+ * stops its parts in order and exits 0. A second signal exits at once.
+ */
+function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let received = false;
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.removeAllListeners(signal);
+      process.on(signal, () => {
+        if (received) process.exit(EXIT.failed);
+        received = true;
+        resolve(signal);
+      });
+    }
+  });
+}
+
+/** Stops what started, newest first: no new work, then in-flight jobs finish or are released. */
+async function stop(parts: Parts): Promise<void> {
+  await parts.schedules?.stop();
+  await parts.server?.close();
+  await parts.registration?.catch(() => undefined);
+  await parts.workers?.close();
+  await parts.queues?.close();
+  await parts.app?.close();
+  await parts.workerSql?.end({ timeout: 5 });
+}
+
+async function start(runtime: Runtime, options: WorkerOptions, parts: Parts): Promise<string[]> {
+  const { config, log, services } = runtime;
+  const ledgerSchema = config.ERP === 'ledger' ? config.LEDGER_SCHEMA : undefined;
+  await migrateAll(runtime.sql, { schema: config.DATABASE_SCHEMA, ledgerSchema, log });
+  // The sync code uses unqualified table names: this pool's search_path is the worker's schema.
+  parts.workerSql = postgres(services.databaseUrl, {
+    max: 10,
+    onnotice: () => {},
+    connection: { search_path: config.DATABASE_SCHEMA },
+  });
+  const endpoint = endpointFromConfig(config);
+  const app = createAppContext({ config, log, sql: parts.workerSql, redisUrl: services.redisUrl, endpoint });
+  parts.app = app;
+  const connectionId = await resolveConnection(app.platform, app.sql, config.PLATFORM_CONNECTION_ID);
+  const connection = { redisUrl: services.redisUrl, prefix: config.QUEUE_PREFIX };
+  const queues = createQueues(connection);
+  parts.queues = queues;
+  const running: string[] = [];
+  if (options.workers) {
+    parts.workers = startWorkers(app, { connection, queues });
+    running.push('workers');
+  }
+  if (options.schedules) {
+    parts.schedules = startSchedules({ settings: schedulesFromConfig(config), queues, connectionId, log });
+    running.push('schedules');
+  }
+  if (options.server) {
+    const secrets = webhookSecrets(app.sql, config.WEBHOOK_SECRET);
+    const deps = { sql: app.sql, redis: app.redis, queues, connectionId, log, secrets };
+    parts.server = await startServer(deps, { host: config.SERVER_HOST, port: config.SERVER_PORT });
+    running.push(`server ${parts.server.url}`);
+    if (config.WEBHOOK_PUBLIC_URL && !config.WEBHOOK_SECRET) {
+      const publicUrl = config.WEBHOOK_PUBLIC_URL;
+      parts.registration = ensureSubscription({ sql: app.sql, platform: app.platform, log, publicUrl }).catch(
+        (error: unknown) => log.error({ err: error }, 'webhook subscription could not be registered'),
+      );
+    }
+  }
+  return running;
+}
+
+async function runWorker(runtime: Runtime, options: WorkerOptions): Promise<number> {
+  const stopping = stopSignal();
+  const parts: Parts = {};
+  try {
+    const running = await start(runtime, options, parts);
+    process.stdout.write(`ledgersync worker running: ${running.join(', ') || 'nothing (all parts off)'}\n`);
+    const signal = await stopping;
+    runtime.log.info({ signal }, 'stopping the worker');
+  } finally {
+    await stop(parts);
+  }
+  process.stdout.write('ledgersync worker stopped\n');
+  return EXIT.ok;
+}
+
+export function registerWorkerCommand(program: Command): void {
+  program
+    .command('worker')
+    .description('run the job workers, the cron schedules and the webhook receiver until SIGTERM')
+    .option('--no-schedules', 'do not run the cron schedules')
+    .option('--no-server', 'do not run the HTTP server (webhook receiver, /healthz, /readyz)')
+    .option('--no-workers', 'do not take jobs from the queues')
+    .action((options: WorkerOptions) => withRuntime((runtime) => runWorker(runtime, options)));
+}

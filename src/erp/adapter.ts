@@ -1,0 +1,74 @@
+import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from './chart.ts';
+import type {
+  BillInput,
+  BillPaymentInput,
+  CardTransactionInput,
+  CashbackInput,
+  ErpWrite,
+  LookupResult,
+  ObjectKind,
+  ReimbursementInput,
+  TransferInput,
+  VendorInput,
+  WriteResult,
+} from './types.ts';
+
+/**
+ * The contract every ERP implements (the built-in ledger now, Tryton over JSON-RPC later).
+ * It speaks ERP-neutral domain objects (types.ts, chart.ts), never platform JSON: the sync layer
+ * maps platform objects to inputs and chart items to uploads.
+ *
+ * Reads: the chart of accounts as streams, so a 100k-item chart never sits in memory. A read
+ * that fails throws an `ErpError` (errors.ts) whose category says whether to retry.
+ *
+ * Writes: idempotent by (kind, platform object id). A second call with an id the ERP already
+ * holds writes nothing and returns the first result with `replayed: true`, even when the input
+ * differs; two concurrent calls with one id write once. A refused write leaves nothing behind,
+ * so the same id may be posted again after the bookkeeper fixes the cause.
+ *
+ * Errors: write methods never reject. Every outcome is a `WriteResult` value: `{ ok: true,
+ * referenceId, deepLinkUrl?, replayed }` or `{ ok: false, error: ErpErrorInfo }` where
+ * `error.category` is `user_actionable` (title + fix), `transient` (retry later) or
+ * `needs_integrator` (reference id); `error.message` is ready for the platform's
+ * `failed_syncs[].error.message`. An input that fails its zod schema is refused as
+ * `needs_integrator` (code INVALID_INPUT): it is a mapping fault, not the bookkeeper's.
+ *
+ * Amounts: integer minor units with the currency's code and exponent. Line amounts include tax;
+ * the ERP splits tax out by the line's tax code.
+ */
+export interface ErpAdapter {
+  /** A short name for logs and the status page: "ledger", "tryton". */
+  readonly name: string;
+
+  glAccounts(): AsyncIterable<GlAccount>;
+  /** Custom fields without their options; options stream per field (they can be 100k). */
+  customFields(): AsyncIterable<CustomField>;
+  fieldOptions(fieldId: string): AsyncIterable<FieldOption>;
+  vendors(): AsyncIterable<ErpVendor>;
+  taxRates(): AsyncIterable<TaxRate>;
+  taxCodes(): AsyncIterable<TaxCode>;
+
+  /** referenceId is the new vendor's remote id (upload it to the platform under that id). */
+  createVendor(input: VendorInput): Promise<WriteResult>;
+  postCardTransaction(input: CardTransactionInput): Promise<WriteResult>;
+  postReimbursement(input: ReimbursementInput): Promise<WriteResult>;
+  postTransfer(input: TransferInput): Promise<WriteResult>;
+  postCashback(input: CashbackInput): Promise<WriteResult>;
+  /** Always returns a deepLinkUrl on success. */
+  postBill(input: BillInput): Promise<WriteResult>;
+  /** The bill (by its platform object id) must already be in the ERP, or earlier in the batch. */
+  postBillPayment(input: BillPaymentInput): Promise<WriteResult>;
+  /**
+   * Many writes in few round trips; results come back in input order, one per item. Each item
+   * is idempotent and refused on its own: a bad item never fails the others. A bill and its
+   * payment may travel in one batch: the payment is applied after the bill.
+   */
+  postMany(items: readonly ErpWrite[]): Promise<WriteResult[]>;
+
+  /** What the ERP holds for an object id, to resolve an uncertain outcome (timeout, crash). */
+  lookup(kind: ObjectKind, objectId: string): Promise<LookupResult>;
+  lookupMany(keys: readonly { kind: ObjectKind; objectId: string }[]): Promise<LookupResult[]>;
+
+  /** Releases what the adapter itself opened (never a pool it was given). */
+  close(): Promise<void>;
+}

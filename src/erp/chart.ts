@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/**
+ * The chart of accounts as an ERP reports it (the read side of the ERP contract). The shapes
+ * follow what the platform accepts (PLATFORM-FACTS F8–F13) so the mirror maps them one to one;
+ * they are schemas because an ERP's answer is a boundary too.
+ */
+
+/** PLATFORM-FACTS F8: the platform's classification enum. */
+export const GlClassification = z.enum([
+  'ASSET',
+  'LIABILITY',
+  'EQUITY',
+  'REVENUE',
+  'EXPENSE',
+  'CREDCARD',
+  'ANY',
+  'UNKNOWN',
+]);
+export type GlClassification = z.infer<typeof GlClassification>;
+
+const remoteId = z.string().min(1).max(255);
+
+export const GlAccount = z.strictObject({
+  id: remoteId,
+  name: z.string().min(1),
+  /** "" when the account has no code (F8). */
+  code: z.string(),
+  classification: GlClassification,
+  active: z.boolean(),
+  /** Hidden: still active and syncing history, not offered for new coding (spec 001 lifecycle). */
+  hidden: z.boolean(),
+});
+export type GlAccount = z.infer<typeof GlAccount>;
+
+/** PLATFORM-FACTS F9 input types. */
+export const FieldInputType = z.enum(['SINGLE_CHOICE', 'FREE_FORM_TEXT', 'BOOLEAN', 'DATE']);
+export type FieldInputType = z.infer<typeof FieldInputType>;
+
+/** A custom field (department, class, location, project...). Options stream separately. */
+export const CustomField = z.strictObject({
+  id: remoteId,
+  name: z.string().min(1),
+  inputType: FieldInputType,
+  active: z.boolean(),
+  hidden: z.boolean(),
+  /** Object kinds whose every line must carry an option of this field. */
+  requiredFor: z.array(z.string()),
+});
+export type CustomField = z.infer<typeof CustomField>;
+
+/** PLATFORM-FACTS F10: an option of a custom field; its id is unique within the field. */
+export const FieldOption = z.strictObject({
+  fieldId: remoteId,
+  id: remoteId,
+  value: z.string().min(1),
+  code: z.string(),
+  active: z.boolean(),
+  hidden: z.boolean(),
+});
+export type FieldOption = z.infer<typeof FieldOption>;
+
+/** PLATFORM-FACTS F11. */
+export const ErpVendor = z.strictObject({
+  id: remoteId,
+  name: z.string().min(1),
+  code: z.string(),
+  active: z.boolean(),
+});
+export type ErpVendor = z.infer<typeof ErpVendor>;
+
+/** PLATFORM-FACTS F13: rate as a decimal string ("0.05", "-0.2" for reverse charge). */
+export const TaxRate = z.strictObject({
+  id: remoteId,
+  name: z.string().min(1),
+  rate: z.string().regex(/^-?\d+(\.\d+)?$/),
+  glAccountId: remoteId,
+});
+export type TaxRate = z.infer<typeof TaxRate>;
+
+/** PLATFORM-FACTS F13: a tax code option groups one or more rates. */
+export const TaxCode = z.strictObject({
+  id: remoteId,
+  name: z.string().min(1),
+  rateIds: z.array(remoteId),
+  active: z.boolean(),
+});
+export type TaxCode = z.infer<typeof TaxCode>;

@@ -1,0 +1,45 @@
+import type { Sql } from 'postgres';
+import type { Logger } from '../log.ts';
+import type { ErpAdapter } from './adapter.ts';
+import { LedgerErp } from './ledger/ledger-erp.ts';
+import type { DefaultRole } from './ledger/model.ts';
+import { validatingAdapter } from './validating-adapter.ts';
+
+export type { ErpAdapter } from './adapter.ts';
+export * from './chart.ts';
+export * from './errors.ts';
+export * from './types.ts';
+
+/** The built-in ledger: a schema of the worker's own Postgres (or another pool's). */
+export interface LedgerErpConfig {
+  kind: 'ledger';
+  sql: Sql;
+  schema: string;
+  deepLinkBase?: string;
+  defaults?: Partial<Record<DefaultRole, string>>;
+  chunkSize?: number;
+}
+
+/** One variant per adapter; Tryton (JSON-RPC) joins this union when it exists. */
+export type ErpConfig = LedgerErpConfig;
+
+export interface CreateErpOptions {
+  log?: Logger;
+  /** Parse every answer of the adapter (default true); off only for benchmarks of the adapter itself. */
+  validateAnswers?: boolean;
+}
+
+/** Builds the configured ERP adapter. Takes typed options; never reads the environment. */
+export function createErp(config: ErpConfig, options: CreateErpOptions = {}): ErpAdapter {
+  let adapter: ErpAdapter;
+  switch (config.kind) {
+    case 'ledger':
+      adapter = new LedgerErp({ ...config, ...(options.log ? { log: options.log } : {}) });
+      break;
+    default: {
+      const unknown: never = config.kind;
+      throw new Error(`unknown ERP kind: ${String(unknown)}`);
+    }
+  }
+  return options.validateAnswers === false ? adapter : validatingAdapter(adapter);
+}

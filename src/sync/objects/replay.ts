@@ -1,0 +1,128 @@
+import type { PlatformClient } from '../../platform/client.ts';
+import { billSteps } from '../bill-decision.ts';
+import { withKindLock } from '../kind-lock.ts';
+import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from './kinds.ts';
+import { freezeAndSend } from './report-results.ts';
+import { emptySummary, type ObjectSyncDeps, type ObjectSyncSummary, processPage } from './sync-objects.ts';
+
+export type ReplayResult =
+  | {
+      status: 'synced' | 'failed' | 'rejected';
+      kind: ObjectKindName;
+      summary: ObjectSyncSummary;
+      message: string | null;
+    }
+  | {
+      status: 'not_found' | 'not_ready' | 'busy' | 'unsupported';
+      kind: ObjectKindName | null;
+      message: string;
+    };
+
+/** The kinds the platform can read one by one (spec 001 lists single reads for these). */
+const FETCHABLE: ObjectKindName[] = ['transactions', 'reimbursements', 'bills'];
+
+async function fetchObject(
+  client: PlatformClient,
+  kind: ObjectKindName,
+  id: string,
+): Promise<unknown | null> {
+  try {
+    if (kind === 'transactions') return await client.objects.transaction(id);
+    if (kind === 'reimbursements') return await client.objects.reimbursement(id);
+    if (kind === 'bills') return await client.objects.bill(id);
+  } catch (error) {
+    if ((error as { status?: number }).status === 404) return null;
+    throw error;
+  }
+  return null;
+}
+
+async function knownKind(deps: ObjectSyncDeps, objectId: string): Promise<ObjectKindName | null> {
+  const [row] = await deps.sql<{ sync_type: string }[]>`
+    select sync_type from sync_ledger where connection_id = ${deps.connectionId} and object_id = ${objectId} limit 1`;
+  return OBJECT_KINDS.find((k) => row && KIND_SPECS[k].syncTypes.includes(row.sync_type as never)) ?? null;
+}
+
+function isReady(kind: ObjectKindName, object: Record<string, unknown>): boolean {
+  if (kind === 'bills') return billSteps(object as never).length > 0;
+  return object.sync_status === 'SYNC_READY';
+}
+
+/**
+ * Re-syncs one object now, typically after the bookkeeper fixed the coding a failure named: the
+ * object is read again from the platform (never trusted from memory), then goes through the same
+ * plan → ERP → outbox path as a page of a full sync.
+ */
+export async function replayObject(
+  deps: ObjectSyncDeps,
+  client: PlatformClient,
+  objectId: string,
+): Promise<ReplayResult> {
+  const known = await knownKind(deps, objectId);
+  const candidates = known ? [known] : FETCHABLE;
+  if (known && !FETCHABLE.includes(known)) {
+    return {
+      status: 'unsupported',
+      kind: known,
+      message: `The platform offers no single read for ${known}; run \`ledgersync sync ${known}\` instead.`,
+    };
+  }
+  for (const kind of candidates) {
+    const object = (await fetchObject(client, kind, objectId)) as Record<string, unknown> | null;
+    if (!object) continue;
+    if (!isReady(kind, object)) {
+      return {
+        status: 'not_ready',
+        kind,
+        message: `${objectId} is not ready to sync on the platform (already synced, or not marked ready).`,
+      };
+    }
+    const spec = KIND_SPECS[kind];
+    const outcome = await withKindLock(deps.sql, `ledgersync:sync:${deps.connectionId}:${kind}`, async () => {
+      const summary = emptySummary(kind);
+      const parsed = spec.schema.safeParse(object);
+      const item = parsed.success
+        ? { ok: true as const, value: parsed.data }
+        : { ok: false as const, id: objectId, error: parsed.error.message };
+      await processPage(deps, kind, [item], summary);
+      summary.reported = await freezeAndSend(
+        { sql: deps.sql, platform: deps.platform, connectionId: deps.connectionId, log: deps.log },
+        spec.syncTypes,
+      );
+      return summary;
+    });
+    if (outcome.busy)
+      return { status: 'busy', kind, message: `A ${kind} sync is running; try again when it ends.` };
+    const [row] = await deps.sql<
+      {
+        outcome: string;
+        error_message: string | null;
+        platform_status: string | null;
+        platform_reason: string | null;
+      }[]
+    >`
+      select outcome, error_message, platform_status, platform_reason from sync_ledger
+      where connection_id = ${deps.connectionId} and object_id = ${objectId}
+      order by updated_at desc limit 1`;
+    if (row?.platform_status === 'REJECTED') {
+      return {
+        status: 'rejected',
+        kind,
+        summary: outcome.value,
+        message: `The platform rejected the result: ${row.platform_reason || 'no reason given'}`,
+      };
+    }
+    const failed = row?.outcome === 'failure';
+    return {
+      status: failed ? 'failed' : 'synced',
+      kind,
+      summary: outcome.value,
+      message: row?.error_message ?? null,
+    };
+  }
+  return {
+    status: 'not_found',
+    kind: known,
+    message: `No transaction, reimbursement or bill ${objectId} was found on the platform.`,
+  };
+}

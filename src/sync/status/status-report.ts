@@ -1,0 +1,134 @@
+import type { Sql } from 'postgres';
+import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../objects/kinds.ts';
+
+export interface FailureReason {
+  category: string;
+  message: string;
+  count: number;
+}
+
+export interface KindStatus {
+  kind: ObjectKindName;
+  synced: number;
+  /** Results the platform refused (PLATFORM-FACTS F14 REJECTED): not synced, though the ERP holds them. */
+  rejected: number;
+  failed: Record<'user_actionable' | 'transient' | 'needs_integrator', number>;
+  topReasons: FailureReason[];
+  /** Outcomes known but not yet acknowledged by the platform (unbatched rows + frozen batches). */
+  pendingInOutbox: number;
+  lastRun: { startedAt: string; finishedAt: string | null; status: string; trigger: string } | null;
+}
+
+export interface StatusReport {
+  connectionId: string;
+  kinds: KindStatus[];
+  /** Objects marked synced outside ledgersync (reconcile). */
+  externalSyncs: number;
+  syncButton: { answered: number; open: number; expired: number; p50Ms: number | null; p99Ms: number | null };
+  chart: { kind: string; mirrored: number; failing: number }[];
+  recentFailures: { kind: string; objectId: string; category: string; message: string; at: string }[];
+}
+
+/** Digits, ids and references vary per object; the reasons group better without them. */
+const VARYING = '[0-9a-f]{8}-[0-9a-f-]{27}|INV-[0-9]+|ERP-[A-F0-9]+';
+
+function kindOfSyncType(syncType: string): ObjectKindName {
+  return OBJECT_KINDS.find((k) => KIND_SPECS[k].syncTypes.includes(syncType as never)) ?? 'transactions';
+}
+
+async function kindStatus(sql: Sql, connectionId: string, kind: ObjectKindName): Promise<KindStatus> {
+  const types = [...KIND_SPECS[kind].syncTypes];
+  const [counts] = await sql<
+    { synced: number; rejected: number; ua: number; tr: number; ni: number; pending: number }[]
+  >`
+    select count(*) filter (where state = 'REPORTED' and outcome = 'success' and platform_status is distinct from 'REJECTED')::int as synced,
+           count(*) filter (where state = 'REPORTED' and platform_status = 'REJECTED')::int as rejected,
+           count(*) filter (where state = 'REPORTED' and error_category = 'user_actionable')::int as ua,
+           count(*) filter (where state = 'REPORTED' and error_category = 'transient')::int as tr,
+           count(*) filter (where state = 'REPORTED' and error_category = 'needs_integrator')::int as ni,
+           count(*) filter (where state in ('PENDING', 'IN_ERP', 'FAILED'))::int as pending
+    from sync_ledger where connection_id = ${connectionId} and sync_type in ${sql(types)}`;
+  const reasons = await sql<FailureReason[]>`
+    select error_category as category, regexp_replace(error_message, ${VARYING}, '…', 'g') as message, count(*)::int as count
+    from sync_ledger
+    where connection_id = ${connectionId} and sync_type in ${sql(types)} and state = 'REPORTED' and outcome = 'failure'
+    group by 1, 2 order by 3 desc limit 3`;
+  const [run] = await sql<
+    { startedAt: string; finishedAt: string | null; status: string; trigger: string }[]
+  >`
+    select started_at as "startedAt", finished_at as "finishedAt", status, trigger from runs
+    where connection_id = ${connectionId} and kind = ${kind} order by started_at desc limit 1`;
+  return {
+    kind,
+    synced: counts?.synced ?? 0,
+    rejected: counts?.rejected ?? 0,
+    failed: {
+      user_actionable: counts?.ua ?? 0,
+      transient: counts?.tr ?? 0,
+      needs_integrator: counts?.ni ?? 0,
+    },
+    topReasons: reasons.map((r) => ({ ...r })),
+    pendingInOutbox: counts?.pending ?? 0,
+    lastRun: run
+      ? {
+          ...run,
+          startedAt: String(run.startedAt),
+          finishedAt: run.finishedAt ? String(run.finishedAt) : null,
+        }
+      : null,
+  };
+}
+
+async function syncButtonStats(sql: Sql, connectionId: string): Promise<StatusReport['syncButton']> {
+  const [row] = await sql<
+    { answered: number; open: number; expired: number; p50: number | null; p99: number | null }[]
+  >`
+    select count(*) filter (where state = 'ANSWERED')::int as answered,
+           count(*) filter (where state = 'OPEN')::int as open,
+           count(*) filter (where state = 'EXPIRED')::int as expired,
+           percentile_cont(0.5) within group (order by extract(epoch from answered_at - requested_at) * 1000)
+             filter (where answered_at is not null) as p50,
+           percentile_cont(0.99) within group (order by extract(epoch from answered_at - requested_at) * 1000)
+             filter (where answered_at is not null) as p99
+    from sync_requests where connection_id = ${connectionId}`;
+  const ms = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(Number(v)));
+  return {
+    answered: row?.answered ?? 0,
+    open: row?.open ?? 0,
+    expired: row?.expired ?? 0,
+    p50Ms: ms(row?.p50),
+    p99Ms: ms(row?.p99),
+  };
+}
+
+/** Everything `status` and the status page show for one connection, from the worker's own tables. */
+export async function statusReport(sql: Sql, connectionId: string): Promise<StatusReport> {
+  const kinds = [];
+  for (const kind of OBJECT_KINDS) kinds.push(await kindStatus(sql, connectionId, kind));
+  const [external] = await sql<
+    { n: number }[]
+  >`select count(*)::int as n from external_syncs where connection_id = ${connectionId}`;
+  const chart = await sql<{ kind: string; mirrored: number; failing: number }[]>`
+    select kind, count(*) filter (where svc_id is not null)::int as mirrored, count(*) filter (where last_error is not null)::int as failing
+    from id_map where connection_id = ${connectionId} group by kind order by kind`;
+  const recent = await sql<
+    { syncType: string; objectId: string; category: string; message: string; at: string }[]
+  >`
+    select sync_type as "syncType", object_id as "objectId", error_category as category, error_message as message, updated_at as at
+    from sync_ledger where connection_id = ${connectionId} and outcome = 'failure' and error_category = 'user_actionable'
+    order by updated_at desc limit 20`;
+  return {
+    connectionId,
+    kinds,
+    externalSyncs: external?.n ?? 0,
+    syncButton: await syncButtonStats(sql, connectionId),
+    chart: chart.map((c) => ({ ...c })),
+    recentFailures: recent.map((r) => ({
+      kind: kindOfSyncType(r.syncType),
+      objectId: r.objectId,
+      category: r.category,
+      message: r.message,
+      at: String(r.at),
+    })),
+  };
+}

@@ -1,0 +1,67 @@
+import type { Sql } from 'postgres';
+import type { ButtonObjectType } from './window.ts';
+
+/** A sync-button request as recorded in `sync_requests` (spec 001 rule 4 and "Sync-button rule"). */
+export interface SyncRequestRow {
+  syncRequestId: string;
+  connectionId: string;
+  objectType: ButtonObjectType;
+  requestedAt: Date;
+  deadline: Date;
+  state: 'OPEN' | 'ANSWERED' | 'EXPIRED' | 'IGNORED';
+  watchdogFailed: number;
+}
+
+/** Records a request once; a repeated event for the same id changes nothing. Returns true when new. */
+export async function recordSyncRequest(
+  sql: Sql,
+  request: Pick<SyncRequestRow, 'syncRequestId' | 'connectionId' | 'objectType' | 'requestedAt' | 'deadline'>,
+): Promise<boolean> {
+  const inserted = await sql`
+    insert into sync_requests (sync_request_id, connection_id, object_type, requested_at, deadline)
+    values (${request.syncRequestId}, ${request.connectionId}, ${request.objectType},
+            ${request.requestedAt}, ${request.deadline})
+    on conflict (sync_request_id) do nothing`;
+  return inserted.count === 1;
+}
+
+export async function getSyncRequest(sql: Sql, syncRequestId: string): Promise<SyncRequestRow | null> {
+  const [row] = await sql<
+    {
+      sync_request_id: string;
+      connection_id: string;
+      object_type: ButtonObjectType;
+      requested_at: Date;
+      deadline: Date;
+      state: SyncRequestRow['state'];
+      watchdog_failed: number;
+    }[]
+  >`select sync_request_id, connection_id, object_type, requested_at, deadline, state, watchdog_failed
+    from sync_requests where sync_request_id = ${syncRequestId}`;
+  if (!row) return null;
+  return {
+    syncRequestId: row.sync_request_id,
+    connectionId: row.connection_id,
+    objectType: row.object_type,
+    requestedAt: row.requested_at,
+    deadline: row.deadline,
+    state: row.state,
+    watchdogFailed: row.watchdog_failed,
+  };
+}
+
+/**
+ * OPEN → ANSWERED | EXPIRED | IGNORED, once: the WHERE on the state makes a late or repeated
+ * close a no-op. Returns true when this call closed it.
+ */
+export async function closeSyncRequest(
+  sql: Sql,
+  syncRequestId: string,
+  state: 'ANSWERED' | 'EXPIRED' | 'IGNORED',
+  watchdogFailed = 0,
+): Promise<boolean> {
+  const updated = await sql`
+    update sync_requests set state = ${state}, answered_at = now(), watchdog_failed = ${watchdogFailed}
+    where sync_request_id = ${syncRequestId} and state = 'OPEN'`;
+  return updated.count === 1;
+}

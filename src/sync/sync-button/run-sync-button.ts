@@ -1,0 +1,81 @@
+import type { Sql } from 'postgres';
+import type { ErpAdapter } from '../../erp/adapter.ts';
+import type { Logger } from '../../log.ts';
+import type { PlatformClient } from '../../platform/client.ts';
+import type { SyncPlatform } from '../objects/platform-port.ts';
+import { type ObjectSyncSummary, syncObjects } from '../objects/sync-objects.ts';
+import { adoptKnownOutcomes, releaseLeftovers } from './adopt-rows.ts';
+import { withPageHook } from './adopting-platform.ts';
+import { syncButtonEnabled } from './button-flag.ts';
+import { closeSyncRequest, getSyncRequest, recordSyncRequest } from './requests.ts';
+import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
+
+export interface SyncButtonDeps {
+  sql: Sql;
+  erp: ErpAdapter;
+  platform: Pick<PlatformClient, 'connection'>;
+  syncPlatform: SyncPlatform;
+  log: Logger;
+  now?: () => number;
+  onProgress?: (progress: ObjectSyncSummary) => void;
+}
+
+export interface SyncButtonRequest {
+  connectionId: string;
+  objectType: ButtonObjectType;
+  syncRequestId: string;
+  deadline: Date;
+}
+
+export type SyncButtonOutcome =
+  | { outcome: 'answered'; summary: ObjectSyncSummary }
+  | { outcome: 'ignored: sync button disabled' }
+  | { outcome: 'skipped: request closed'; state: string }
+  | { outcome: 'skipped: already running' }
+  | { outcome: 'expired' };
+
+/**
+ * Spec 001 rule 4: answers one press of the sync button. Reads the requested rows
+ * (requested_to_sync=true, F16), writes them to the ERP and posts results with the
+ * sync_request_id after every page (several posts per id). Outcomes other runs already hold for
+ * these rows are adopted first, so none waits for another run's batch.
+ */
+export async function runSyncButton(
+  deps: SyncButtonDeps,
+  request: SyncButtonRequest,
+): Promise<SyncButtonOutcome> {
+  const now = deps.now ?? Date.now;
+  const spec = BUTTON_OBJECTS[request.objectType];
+  const log = deps.log.child({ syncRequestId: request.syncRequestId, objectType: request.objectType });
+  await recordSyncRequest(deps.sql, { ...request, requestedAt: new Date(now()) });
+  const row = await getSyncRequest(deps.sql, request.syncRequestId);
+  if (row && row.state !== 'OPEN') return { outcome: 'skipped: request closed', state: row.state };
+  if (!(await syncButtonEnabled(deps.platform, request.connectionId, request.objectType))) {
+    await closeSyncRequest(deps.sql, request.syncRequestId, 'IGNORED');
+    log.info(`sync-button event ignored: the connection's ${spec.flag} setting is off`);
+    return { outcome: 'ignored: sync button disabled' };
+  }
+  if (now() >= request.deadline.getTime()) {
+    await closeSyncRequest(deps.sql, request.syncRequestId, 'EXPIRED');
+    await releaseLeftovers(deps.sql, request.connectionId, request.syncRequestId);
+    log.warn('sync-button request reached its deadline before it could run');
+    return { outcome: 'expired' };
+  }
+  const adopt = (objectIds: string[]) =>
+    adoptKnownOutcomes(deps.sql, { ...request, syncType: spec.syncType, objectIds }).then(() => undefined);
+  const summary = await syncObjects(
+    {
+      sql: deps.sql,
+      erp: deps.erp,
+      platform: withPageHook(deps.syncPlatform, adopt),
+      connectionId: request.connectionId,
+      log,
+      ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+    },
+    spec.kind,
+    { syncRequestId: request.syncRequestId, readAhead: 2 },
+  );
+  if (summary.busy) return { outcome: 'skipped: already running' };
+  await closeSyncRequest(deps.sql, request.syncRequestId, 'ANSWERED');
+  return { outcome: 'answered', summary };
+}

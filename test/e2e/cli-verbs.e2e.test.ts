@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
+import { runCli } from '../support/cli.ts';
+import { useTestRedis } from '../support/redis.ts';
+import { useSyncWorld } from '../support/sync-world.ts';
+
+const world = useSyncWorld();
+const redis = useTestRedis();
+
+const cli = (...args: string[]) =>
+  runCli(args, {
+    PLATFORM_BASE_URL: world.stub.apiUrl,
+    PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
+    PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
+    DATABASE_URL: world.db.url,
+    DATABASE_SCHEMA: world.db.schema,
+    LEDGER_SCHEMA: world.ledgerSchema,
+    REDIS_URL: redis.url,
+    QUEUE_PREFIX: redis.prefix,
+  });
+
+const json = <T>(stdout: string): T => JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
+
+async function erpPostings(): Promise<number> {
+  const [row] = await world.db
+    .sql`select count(*)::int as n from ${world.db.sql(world.ledgerSchema)}.postings`;
+  return row!.n as number;
+}
+
+describe('CLI verbs through the real binary', () => {
+  it('connection show names the active connection', async () => {
+    const result = await cli('connection', 'show', '--json');
+    expect(result.code, result.stderr).toBe(0);
+    expect(json<{ active: { id: string } }>(result.stdout).active.id).toBe(world.connectionId);
+  });
+
+  it('sync --dry-run says what would happen and writes nothing anywhere', async () => {
+    await world.seed({
+      seed: 41,
+      transactions: 120,
+      reimbursements: 10,
+      transfers: 5,
+      cashbacks: 5,
+      bills: 20,
+    });
+    const before = await erpPostings();
+    const result = await cli('sync', 'transactions', '--dry-run', '--json');
+    expect(result.code, result.stderr).toBe(0);
+    const [dry] = json<{ read: number; wouldPost: number; wouldFail: number }[]>(result.stdout);
+    expect(dry!.read).toBeGreaterThan(0);
+    expect(dry!.wouldPost + dry!.wouldFail).toBe(dry!.read);
+    expect(await erpPostings()).toBe(before);
+    const [ledger] = await world.db.sql`select count(*)::int as n from sync_ledger`;
+    expect(ledger!.n).toBe(0);
+  });
+
+  it('sync all mirrors the chart, syncs every kind, and exits 3 when some objects were reported failed', async () => {
+    const result = await cli('sync', 'all', '--json');
+    expect([0, 3], result.stderr).toContain(result.code);
+    const summaries = json<{ kind?: string; posted?: number; failed?: number }[]>(result.stdout);
+    expect(summaries).toHaveLength(6);
+    expect(result.code).toBe(summaries.some((s) => (s.failed ?? 0) > 0) ? 3 : 0);
+    expect(await erpPostings()).toBeGreaterThan(0);
+  });
+
+  it('status reports what was synced and why things failed', async () => {
+    const result = await cli('status', '--json');
+    expect(result.code, result.stderr).toBe(0);
+    const report = json<{ kinds: { kind: string; synced: number; topReasons: { message: string }[] }[] }>(
+      result.stdout,
+    );
+    expect(report.kinds.find((k) => k.kind === 'transactions')?.synced).toBeGreaterThan(0);
+    const text = await cli('status');
+    expect(text.stdout).toContain('Top failure reasons');
+  });
+
+  it('replay re-syncs one failed object after its coding is fixed', async () => {
+    const [failed] = await world.db.sql`
+      select object_id from sync_ledger where sync_type = 'TRANSACTION_SYNC' and outcome = 'failure'
+        and error_message like '%has no GL account%' limit 1`;
+    expect(failed, 'the seeded world has an uncoded transaction').toBeTruthy();
+    const [account] = await world.db
+      .sql`select id from ${world.db.sql(world.ledgerSchema)}.accounts where classification = 'EXPENSE' and active limit 1`;
+    // The bookkeeper picks a GL account; the other codings (the vendor) stay as they are.
+    const current = await world.platform.objects.transaction(failed!.object_id);
+    const gl = {
+      id: 'sel-gl',
+      external_id: account!.id,
+      name: 'Expense',
+      type: 'GL_ACCOUNT',
+      category_info: { id: 'cat-gl', external_id: 'Category', name: 'Category', type: 'GL_ACCOUNT' },
+    };
+    await world.control('PATCH', `/__stub/objects/transaction/${failed!.object_id}`, {
+      accounting_field_selections: [
+        ...current.accounting_field_selections.filter((s) => s.type !== 'GL_ACCOUNT'),
+        gl,
+      ],
+      line_items: [],
+    });
+    const result = await cli('replay', failed!.object_id);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('synced');
+    const [row] = await world.db
+      .sql`select platform_status from sync_ledger where object_id = ${failed!.object_id}`;
+    expect(row?.platform_status).toBe('SYNCED');
+    const again = await cli('replay', failed!.object_id);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain('not ready');
+  });
+
+  it('reconcile and erp trial-balance run; the books balance', async () => {
+    expect([0, 3]).toContain((await cli('reconcile', '--json')).code);
+    const balance = await cli('erp', 'trial-balance', '--json');
+    expect(balance.code, balance.stderr).toBe(0);
+    expect(
+      Object.values(json<{ totals: Record<string, number> }>(balance.stdout).totals).every((t) => t === 0),
+    ).toBe(true);
+  });
+
+  it('bad arguments: a clear message and exit 2', async () => {
+    const unknownKind = await cli('sync', 'invoices');
+    expect(unknownKind.code).toBe(2);
+    expect(unknownKind.stderr).toContain('choose one of: coa, transactions');
+    const noProvider = await cli('connection', 'create');
+    expect(noProvider.code).toBe(2);
+    expect(noProvider.stderr).toContain("required option '--provider <name>'");
+    const badSetting = await cli('connection', 'settings', '--set', 'nonsense=yes');
+    expect(badSetting.code).toBe(2);
+    expect((await cli('replay')).code).toBe(2);
+  });
+});
