@@ -29,11 +29,35 @@ export const CoaMirrorPayload = z.strictObject({
 });
 export type CoaMirrorPayload = z.infer<typeof CoaMirrorPayload>;
 
+/**
+ * `migrate prepare` as a job (spec 001 rule 5): the same run as the CLI, resumable. Its queue is
+ * MIGRATION_QUEUE, outside QUEUE_NAMES: the worker does not consume it unless asked to.
+ */
+export const MigrationPayload = z.strictObject({
+  provider: z.string().trim().min(1),
+  /** The connection being left; default the active one. */
+  sourceConnectionId: z.string().min(1).optional(),
+  /** An existing inactive API connection to prepare instead of creating one. */
+  targetConnectionId: z.string().min(1).optional(),
+  force: z.boolean().default(false),
+  skipSync: z.boolean().default(false),
+  backupDir: z.string().min(1).optional(),
+  trigger: Trigger,
+});
+export type MigrationPayload = z.infer<typeof MigrationPayload>;
+
+export const MIGRATION_QUEUE = 'migration';
+
 export const QUEUE_NAMES = {
   objectSync: 'object-sync',
   /** Its own queue, so a button press never waits behind a backlog (spec 001 rule 4). */
   syncButton: 'sync-button',
   coaMirror: 'coa-mirror',
+  /**
+   * Answers unfinished sync-button rows shortly before the deadline (payload: SyncButtonPayload);
+   * its own queue, so it never waits behind the run it guards.
+   */
+  syncWatchdog: 'sync-watchdog',
 } as const;
 
 /** A payload that fails its schema is a bug upstream: the job fails without retrying. */

@@ -1,13 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import postgres from 'postgres';
-import { migrate, WORKER_MIGRATIONS } from '../../db/runner.ts';
-import {
-  type AppContext,
-  createAppContext,
-  endpointFromConfig,
-  type PlatformEndpoint,
-  PlatformNotConfiguredError,
-} from '../app/app-context.ts';
+import { type AppContext, createAppContext, endpointFromConfig } from '../app/app-context.ts';
 import {
   abandonOpenMigration,
   DEFAULT_BACKUP_DIR,
@@ -16,7 +8,7 @@ import {
   prepareMigration,
 } from '../sync/migration/index.ts';
 import { prepareText, statusText, stepLine } from '../sync/migration/report-text.ts';
-import { CommandError, EXIT, type Runtime, withRuntime } from './runtime.ts';
+import { EXIT, type Runtime, withRuntime } from './runtime.ts';
 
 /**
  * Exit codes of `migrate prepare` (README "Exit codes"): 0 ready or nothing to change, 1 a
@@ -128,37 +120,19 @@ function abandonCommand(runtime: Runtime, flags: { json?: boolean }): Promise<nu
   });
 }
 
-/**
- * The app on a pool whose search_path is the worker's schema (DATABASE_SCHEMA), with the worker's
- * migrations applied first (safe when several processes do it at once), so the migration tables
- * exist on a database migrated before they were added.
- */
+/** The app on the runtime's pool (already in DATABASE_SCHEMA and migrated by withRuntime). */
 async function withMigrationApp(runtime: Runtime, fn: (app: AppContext) => Promise<number>): Promise<number> {
-  const { config, log, services } = runtime;
-  const endpoint = platformEndpoint(runtime);
-  const sql = postgres(services.databaseUrl, {
-    max: 10,
-    onnotice: () => {},
-    connection: { search_path: config.DATABASE_SCHEMA },
+  const { config, log, services, sql } = runtime;
+  const app = createAppContext({
+    config,
+    log,
+    sql,
+    redisUrl: services.redisUrl,
+    endpoint: endpointFromConfig(config),
   });
   try {
-    await migrate(sql, { schema: config.DATABASE_SCHEMA, dir: WORKER_MIGRATIONS, log });
-    const app = createAppContext({ config, log, sql, redisUrl: services.redisUrl, endpoint });
-    try {
-      return await fn(app);
-    } finally {
-      await app.close();
-    }
+    return await fn(app);
   } finally {
-    await sql.end({ timeout: 5 });
-  }
-}
-
-function platformEndpoint(runtime: Runtime): PlatformEndpoint {
-  try {
-    return endpointFromConfig(runtime.config);
-  } catch (error) {
-    if (error instanceof PlatformNotConfiguredError) throw new CommandError(error.message, EXIT.config);
-    throw error;
+    await app.close();
   }
 }

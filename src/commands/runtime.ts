@@ -81,6 +81,14 @@ function reportFailure(error: unknown, log: Logger): number {
     process.stderr.write(`ledgersync: ${error.message}\n`);
     return error.exitCode;
   }
+  if (error instanceof Error && error.name === 'PlatformNotConfiguredError') {
+    process.stderr.write(`ledgersync: ${error.message}\n`);
+    return EXIT.config;
+  }
+  if (error instanceof Error && error.name === 'NoConnectionError') {
+    process.stderr.write(`ledgersync: ${error.message}\n`);
+    return EXIT.failed;
+  }
   if (error instanceof Error && error.name === 'RedisMissingError') {
     process.stderr.write(`ledgersync: ${error.message}\n`);
     return EXIT.unavailable;

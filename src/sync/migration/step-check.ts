@@ -1,0 +1,44 @@
+import { okValues } from '../../platform/parse.ts';
+import { otherMigrationOnPlatform } from './blockers.ts';
+import { findOutstanding, outstandingBlocker } from './outstanding.ts';
+import { checkpoint, moved, type StepContext, type StepOutcome, stopped } from './step-context.ts';
+import { moveMigration } from './store/move-migration.ts';
+
+/**
+ * Step 1, what must be true first (spec 001 rule 5, PLATFORM-FACTS F7): no other migration in
+ * progress on the platform, and no object left unsynced on the connection being left.
+ */
+export async function checkStep(ctx: StepContext): Promise<StepOutcome> {
+  const { deps, options, row } = ctx;
+  const connections = okValues(await deps.platform.connection.all());
+  const other = connections.find((c) => c.is_ready_to_migrate && c.id !== row.targetConnectionId);
+  if (other) return stopped('blocked', otherMigrationOnPlatform(other));
+
+  const source = connections.find((c) => c.id === row.sourceConnectionId) ?? {
+    id: row.sourceConnectionId,
+    connection_type: 'API',
+  };
+  const outstanding = await findOutstanding(deps, source, {
+    runSync: options.skipSync !== true,
+    signal: options.signal,
+  });
+  if (outstanding.total > 0 && options.force !== true) {
+    return stopped('blocked', outstandingBlocker(outstanding, source.connection_type));
+  }
+  if (outstanding.total > 0) {
+    ctx.notes.push(
+      `--force: ${outstanding.total} objects were left unsynced on ${row.sourceConnectionId}; they are recorded ` +
+        'with the migration (`migrate status --json`) and must be entered by hand.',
+    );
+  }
+  await checkpoint(ctx, 'check', 'applied');
+  const next = moved(
+    await moveMigration(deps.sql, row.id, 'started', 'checked', { outstanding }),
+    row.id,
+    'started',
+    'checked',
+  );
+  const synced = outstanding.synced ? 'ready objects synced; ' : '';
+  const left = outstanding.total > 0 ? `${outstanding.total} left unsynced (--force)` : 'nothing outstanding';
+  return { ok: true, row: next, detail: `${synced}${left}; no other migration in progress` };
+}
