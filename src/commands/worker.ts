@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import postgres, { type Sql } from 'postgres';
-import { migrateAll } from '../../db/runner.ts';
 import { createQueues, type Queues } from '../../jobs/queues.ts';
 import { type RunningSchedules, schedulesFromConfig, startSchedules } from '../../jobs/schedules.ts';
 import { type RunningWorkers, startWorkers } from '../../jobs/worker.ts';
@@ -18,13 +17,14 @@ interface WorkerOptions {
 }
 
 interface Parts {
-  workerSql?: Sql;
+  sql?: Sql;
   app?: AppContext;
   queues?: Queues;
   workers?: RunningWorkers;
   schedules?: RunningSchedules;
   server?: RunningServer;
   registration?: Promise<unknown>;
+  stopRegistration?: AbortController;
 }
 
 /**
@@ -50,25 +50,26 @@ function stopSignal(): Promise<NodeJS.Signals> {
 async function stop(parts: Parts): Promise<void> {
   await parts.schedules?.stop();
   await parts.server?.close();
+  parts.stopRegistration?.abort();
   await parts.registration?.catch(() => undefined);
   await parts.workers?.close();
   await parts.queues?.close();
   await parts.app?.close();
-  await parts.workerSql?.end({ timeout: 5 });
+  await parts.sql?.end({ timeout: 5 });
 }
 
 async function start(runtime: Runtime, options: WorkerOptions, parts: Parts): Promise<string[]> {
   const { config, log, services } = runtime;
-  const ledgerSchema = config.ERP === 'ledger' ? config.LEDGER_SCHEMA : undefined;
-  await migrateAll(runtime.sql, { schema: config.DATABASE_SCHEMA, ledgerSchema, log });
-  // The sync code uses unqualified table names: this pool's search_path is the worker's schema.
-  parts.workerSql = postgres(services.databaseUrl, {
-    max: 10,
+  const endpoint = endpointFromConfig(config);
+  // The runtime has applied pending migrations. Each running sync holds one session for its
+  // advisory lock (up to 5 kinds + 2 button runs + 1 mirror), so the worker's pool is larger than
+  // the commands' 10.
+  parts.sql = postgres(services.databaseUrl, {
+    max: 24,
     onnotice: () => {},
     connection: { search_path: config.DATABASE_SCHEMA },
   });
-  const endpoint = endpointFromConfig(config);
-  const app = createAppContext({ config, log, sql: parts.workerSql, redisUrl: services.redisUrl, endpoint });
+  const app = createAppContext({ config, log, sql: parts.sql, redisUrl: services.redisUrl, endpoint });
   parts.app = app;
   const connectionId = await resolveConnection(app.platform, app.sql, config.PLATFORM_CONNECTION_ID);
   const connection = { redisUrl: services.redisUrl, prefix: config.QUEUE_PREFIX };
@@ -83,19 +84,33 @@ async function start(runtime: Runtime, options: WorkerOptions, parts: Parts): Pr
     parts.schedules = startSchedules({ settings: schedulesFromConfig(config), queues, connectionId, log });
     running.push('schedules');
   }
-  if (options.server) {
-    const secrets = webhookSecrets(app.sql, config.WEBHOOK_SECRET);
-    const deps = { sql: app.sql, redis: app.redis, queues, connectionId, log, secrets };
-    parts.server = await startServer(deps, { host: config.SERVER_HOST, port: config.SERVER_PORT });
-    running.push(`server ${parts.server.url}`);
-    if (config.WEBHOOK_PUBLIC_URL && !config.WEBHOOK_SECRET) {
-      const publicUrl = config.WEBHOOK_PUBLIC_URL;
-      parts.registration = ensureSubscription({ sql: app.sql, platform: app.platform, log, publicUrl }).catch(
-        (error: unknown) => log.error({ err: error }, 'webhook subscription could not be registered'),
-      );
-    }
-  }
+  if (options.server) running.push(`server ${await startHttp(parts, app, queues, connectionId)}`);
   return running;
+}
+
+/** The webhook receiver and health routes; registers the subscription when a public URL is set. */
+async function startHttp(
+  parts: Parts,
+  app: AppContext,
+  queues: Queues,
+  connectionId: string,
+): Promise<string> {
+  const { config, log } = app;
+  const secrets = webhookSecrets(app.sql, config.WEBHOOK_SECRET);
+  const deps = { sql: app.sql, redis: app.redis, queues, connectionId, log, secrets };
+  parts.server = await startServer(deps, { host: config.SERVER_HOST, port: config.SERVER_PORT });
+  // With WEBHOOK_SECRET set, the subscription is managed outside this worker (F20).
+  if (config.WEBHOOK_PUBLIC_URL && !config.WEBHOOK_SECRET) {
+    parts.stopRegistration = new AbortController();
+    parts.registration = ensureSubscription({
+      sql: app.sql,
+      platform: app.platform,
+      log,
+      publicUrl: config.WEBHOOK_PUBLIC_URL,
+      signal: parts.stopRegistration.signal,
+    }).catch((error: unknown) => log.error({ err: error }, 'webhook subscription could not be registered'));
+  }
+  return parts.server.url;
 }
 
 async function runWorker(runtime: Runtime, options: WorkerOptions): Promise<number> {

@@ -14,8 +14,11 @@ export interface ClaimRequest {
  * - a new object gets a PENDING row;
  * - a PENDING row (a crash between claim and outcome) stays due: the ERP call is idempotent by
  *   object id, so repeating it returns the first result instead of writing twice;
- * - a REPORTED row that is ready again (its failure was reported and the customer fixed the
- *   coding, or the platform re-opened it) goes back to PENDING for another attempt;
+ * - a REPORTED failure that is ready again (the customer fixed the coding) goes back to PENDING
+ *   for another attempt, at once;
+ * - a REPORTED success the platform accepted goes back to PENDING only when it was reported more
+ *   than 10 minutes ago (the platform re-opened it): a page read moments before another run
+ *   reported the row is stale, and re-reporting it would only earn a REJECTED "already synced";
  * - IN_ERP and FAILED rows are not due: their outcome is known and waits in the outbox.
  */
 export async function claimRows(sql: Sql, request: ClaimRequest): Promise<string[]> {
@@ -31,7 +34,11 @@ export async function claimRows(sql: Sql, request: ClaimRequest): Promise<string
           outcome = null,
           sync_request_id = coalesce(excluded.sync_request_id, sync_ledger.sync_request_id),
           updated_at = now()
-      where sync_ledger.state in ('PENDING', 'REPORTED')
+      where sync_ledger.state = 'PENDING'
+        or (sync_ledger.state = 'REPORTED' and (
+          sync_ledger.outcome = 'failure'
+          or sync_ledger.platform_status is distinct from 'SYNCED'
+          or sync_ledger.updated_at < now() - interval '10 minutes'))
     returning object_id`;
   return rows.map((r) => r.object_id);
 }

@@ -32,7 +32,16 @@ export type SyncButtonOutcome =
   | { outcome: 'ignored: sync button disabled' }
   | { outcome: 'skipped: request closed'; state: string }
   | { outcome: 'skipped: already running' }
+  | { outcome: 'stopped: request closed while running'; state: string }
   | { outcome: 'expired' };
+
+/** The request was closed (by the watchdog) while its run was still reading pages. */
+class RequestClosedError extends Error {
+  override name = 'RequestClosedError';
+  constructor(readonly state: string) {
+    super(`the sync request is ${state}`);
+  }
+}
 
 /**
  * Spec 001 rule 4: answers one press of the sync button. Reads the requested rows
@@ -61,21 +70,46 @@ export async function runSyncButton(
     log.warn('sync-button request reached its deadline before it could run');
     return { outcome: 'expired' };
   }
-  const adopt = (objectIds: string[]) =>
-    adoptKnownOutcomes(deps.sql, { ...request, syncType: spec.syncType, objectIds }).then(() => undefined);
-  const summary = await syncObjects(
-    {
-      sql: deps.sql,
-      erp: deps.erp,
-      platform: withPageHook(deps.syncPlatform, adopt),
-      connectionId: request.connectionId,
-      log,
-      ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
-    },
-    spec.kind,
-    { syncRequestId: request.syncRequestId, readAhead: 2 },
-  );
+  const summary = await runRequested(deps, request, log);
+  if ('outcome' in summary) return summary;
   if (summary.busy) return { outcome: 'skipped: already running' };
   await closeSyncRequest(deps.sql, request.syncRequestId, 'ANSWERED');
   return { outcome: 'answered', summary };
+}
+
+/** The run itself: syncObjects over the requested rows, with a check before every page. */
+async function runRequested(
+  deps: SyncButtonDeps,
+  request: SyncButtonRequest,
+  log: Logger,
+): Promise<
+  ObjectSyncSummary | Extract<SyncButtonOutcome, { outcome: 'stopped: request closed while running' }>
+> {
+  const spec = BUTTON_OBJECTS[request.objectType];
+  // Before each page: stop once the watchdog has answered the request (its rows carry a temporary
+  // failure and the next sync writes them), else adopt what other runs know of the page's rows.
+  const onPage = async (objectIds: string[]) => {
+    const current = await getSyncRequest(deps.sql, request.syncRequestId);
+    if (current && current.state !== 'OPEN') throw new RequestClosedError(current.state);
+    await adoptKnownOutcomes(deps.sql, { ...request, syncType: spec.syncType, objectIds });
+  };
+  try {
+    return await syncObjects(
+      {
+        sql: deps.sql,
+        erp: deps.erp,
+        platform: withPageHook(deps.syncPlatform, onPage),
+        connectionId: request.connectionId,
+        log,
+        ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+      },
+      spec.kind,
+      { syncRequestId: request.syncRequestId, readAhead: 1 },
+    );
+  } catch (error) {
+    if (!(error instanceof RequestClosedError)) throw error;
+    await releaseLeftovers(deps.sql, request.connectionId, request.syncRequestId);
+    log.info('sync-button run stopped: the watchdog answered the request first');
+    return { outcome: 'stopped: request closed while running', state: error.state };
+  }
 }

@@ -1,0 +1,48 @@
+import type { Job } from 'bullmq';
+import type { AppContext } from '../src/app/app-context.ts';
+import type { MirrorSummary } from '../src/sync/mirror/index.ts';
+import type { ObjectSyncSummary } from '../src/sync/objects/sync-objects.ts';
+import { processCoaMirror } from './coa-mirror.ts';
+import { enqueueCoalescedSync } from './enqueue.ts';
+import { processObjectSync } from './object-sync.ts';
+import type { SyncObjectsPayload } from './payloads.ts';
+import type { Queues } from './queues.ts';
+
+export const SKIPPED_RUNNING = 'skipped: already running';
+
+export type ObjectSyncJobResult =
+  | { outcome: 'synced'; summary: ObjectSyncSummary }
+  | { outcome: typeof SKIPPED_RUNNING; kind: string; followUp: boolean };
+
+/**
+ * One object sync job. Only one sync of a kind per connection runs at a time across every
+ * process (the advisory lock in syncObjects); a job that finds it taken completes as "skipped:
+ * already running" instead of failing. A webhook-triggered job leaves a delayed follow-up then,
+ * because the run in progress may have passed the object its event was about.
+ */
+export async function runObjectSyncJob(
+  job: Job,
+  app: AppContext,
+  queues: Queues,
+  options: { busyRetryMs: number },
+): Promise<ObjectSyncJobResult> {
+  const summary = await processObjectSync(job, app);
+  if (!summary.busy) return { outcome: 'synced', summary };
+  // processObjectSync parsed the payload: it is valid here.
+  const payload = job.data as SyncObjectsPayload;
+  const followUp = payload.trigger === 'webhook';
+  if (followUp) {
+    await enqueueCoalescedSync(queues, payload.connectionId, payload.kind, { delayMs: options.busyRetryMs });
+  }
+  return { outcome: SKIPPED_RUNNING, kind: payload.kind, followUp };
+}
+
+export type CoaMirrorJobResult =
+  | { outcome: 'mirrored'; summary: MirrorSummary }
+  | { outcome: typeof SKIPPED_RUNNING; kind: 'coa'; followUp: false };
+
+export async function runCoaMirrorJob(job: Job, app: AppContext): Promise<CoaMirrorJobResult> {
+  const summary = await processCoaMirror(job, app);
+  if (summary.busy) return { outcome: SKIPPED_RUNNING, kind: 'coa', followUp: false };
+  return { outcome: 'mirrored', summary };
+}

@@ -1,0 +1,32 @@
+import type { Job } from 'bullmq';
+import type { AppContext } from '../src/app/app-context.ts';
+import { recorded } from '../src/sync/runs/record-run.ts';
+import { runSyncButton, type SyncButtonOutcome } from '../src/sync/sync-button/run-sync-button.ts';
+import { BUTTON_OBJECTS } from '../src/sync/sync-button/window.ts';
+import { parseJobData } from './parse-job.ts';
+import { QUEUE_NAMES, SyncButtonPayload } from './payloads.ts';
+
+export type SyncButtonDeps = Pick<AppContext, 'sql' | 'erp' | 'platform' | 'syncPlatform' | 'log'>;
+
+/**
+ * Thin processor for a sync-button press (spec 001 rule 4): parse, run, record the run, report
+ * progress. Results go out with the sync_request_id after every page; the watchdog on its own
+ * queue answers whatever is left shortly before the deadline.
+ */
+export async function processSyncButton(job: Job, deps: SyncButtonDeps): Promise<SyncButtonOutcome> {
+  const payload = parseJobData(SyncButtonPayload, job.data, QUEUE_NAMES.syncButton);
+  const kind = BUTTON_OBJECTS[payload.objectType].kind;
+  return recorded(deps.sql, { connectionId: payload.connectionId, kind, trigger: 'sync_button' }, () =>
+    runSyncButton(
+      {
+        ...deps,
+        log: deps.log.child({ job: job.id }),
+        onProgress: (p) =>
+          void job
+            .updateProgress({ read: p.read, posted: p.posted, failed: p.failed, reported: p.reported.items })
+            .catch(() => undefined),
+      },
+      { ...payload, deadline: new Date(payload.deadline) },
+    ),
+  );
+}

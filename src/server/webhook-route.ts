@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Sql } from 'postgres';
+import type { Logger } from '../log.ts';
+import { isValidWebhookSignature } from '../platform/resources/webhooks.ts';
+import { ChallengeDelivery, SIGNATURE_HEADER, WebhookEvent } from '../platform/schemas/webhooks.ts';
+import { type Acceptance, type AcceptDeps, acceptEvent } from './accept-event.ts';
+import type { SecretSource } from './webhook-secrets.ts';
+import { purgeWebhookState, storeChallenge } from './webhook-store.ts';
+
+export interface WebhookRouteDeps extends AcceptDeps {
+  /** Secrets that may sign a delivery: WEBHOOK_SECRET, or the stored subscriptions' (F21). */
+  secrets: SecretSource;
+  /** Bodies above this are refused with 413. */
+  maxBodyBytes: number;
+  /** F21 gives 10 s; we answer within this or say 503 so the platform retries. */
+  answerWithinMs: number;
+}
+
+type Answer = { status: number; body: Record<string, unknown> };
+
+const STATUS_OF: Record<Acceptance['status'], number> = {
+  accepted: 200,
+  duplicate: 200,
+  ignored: 200,
+  invalid: 400,
+};
+
+function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(raw.toString('utf8')) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * POST /webhooks: size (413) → signature over the raw bytes, constant time (401) → JSON (400) →
+ * envelope (400) → age, duplicate id, action (200). A {challenge} body (F20) is stored for the
+ * registration code, which checks its signature once it knows the secret.
+ */
+async function answer(deps: WebhookRouteDeps, raw: Buffer, signature: string | undefined): Promise<Answer> {
+  const json = parseJson(raw);
+  const body = json.ok ? json.value : undefined;
+  const challenge = ChallengeDelivery.safeParse(body);
+  if (challenge.success && (body as { type?: unknown }).type === undefined) {
+    const stored = await storeChallenge(deps.sql, {
+      challenge: challenge.data.challenge,
+      rawBody: raw.toString('utf8'),
+      signature: signature ?? null,
+    });
+    return {
+      status: stored ? 200 : 429,
+      body: { status: stored ? 'challenge received' : 'too many challenges' },
+    };
+  }
+  const verifies = (secrets: string[]) => secrets.some((s) => isValidWebhookSignature(s, raw, signature));
+  const signed = verifies(await deps.secrets()) || verifies(await deps.secrets({ fresh: true }));
+  if (!signed) return { status: 401, body: { error: 'invalid signature' } };
+  if (!json.ok) return { status: 400, body: { error: 'body is not JSON' } };
+  const event = WebhookEvent.safeParse(json.value);
+  if (!event.success) return { status: 400, body: { error: 'not a webhook event envelope' } };
+  const acceptance = await acceptEvent(deps, event.data);
+  return { status: STATUS_OF[acceptance.status], body: acceptance };
+}
+
+function withinDeadline(work: Promise<Answer>, ms: number, log: Logger): Promise<Answer> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Answer>((resolve) => {
+    timer = setTimeout(() => resolve({ status: 503, body: { error: 'busy, retry later' } }), ms);
+  });
+  const guarded = work.catch((error: unknown) => {
+    log.error({ err: error }, 'webhook could not be processed');
+    return { status: 503, body: { error: 'temporarily unavailable, retry later' } };
+  });
+  return Promise.race([guarded, late]).finally(() => clearTimeout(timer));
+}
+
+export function webhookRoute(deps: WebhookRouteDeps) {
+  let lastPurge = 0;
+  const purgeHourly = (sql: Sql) => {
+    if (deps.now() - lastPurge < 3_600_000) return;
+    lastPurge = deps.now();
+    void purgeWebhookState(sql).catch((error) => deps.log.warn({ err: error }, 'webhook state purge failed'));
+  };
+  return async (app: FastifyInstance) => {
+    // Raw bytes for every content type: the signature covers the body exactly as sent (F21).
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: deps.maxBodyBytes }, (_req, body, done) =>
+      done(null, body),
+    );
+    app.post('/webhooks', async (request, reply: FastifyReply) => {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const header = request.headers[SIGNATURE_HEADER];
+      const signature = Array.isArray(header) ? header[0] : header;
+      const result = await withinDeadline(answer(deps, raw, signature), deps.answerWithinMs, deps.log);
+      if (result.status === 200) purgeHourly(deps.sql);
+      return reply.code(result.status).send(result.body);
+    });
+  };
+}
