@@ -105,9 +105,18 @@ async function runSync(
     requestedToSync: Boolean(options.syncRequestId),
     slices: options.slices ?? 1,
   });
+  // Outcomes recorded since the last freeze, counted here rather than queried after every page.
+  let gathered = 0;
   for await (const page of prefetch(pages, options.readAhead ?? 2)) {
+    const before = summary.posted + summary.failed;
     await processPage(deps, kind, page.items, summary, options.syncRequestId);
+    gathered += summary.posted + summary.failed - before;
     // Sync-button results are posted as soon as they are ready; others once a batch is full.
+    if (!options.syncRequestId && gathered < FULL_BATCH) {
+      deps.onProgress?.({ ...summary, durationMs: Date.now() - started });
+      continue;
+    }
+    gathered = 0;
     sending = sending.then(async () => {
       if (sendError) return;
       try {
