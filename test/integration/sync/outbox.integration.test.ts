@@ -177,7 +177,10 @@ describe('sync_ledger and the result outbox', () => {
     await claimRows(db.sql, { connectionId: c, syncType: T, objectIds: ['a'] });
     await recordOutcomes(db.sql, c, T, [{ objectId: 'a', ok: true, referenceId: 'JE-1' }]);
     const batch = await freezeBatch(db.sql, { connectionId: c, syncType: T });
-    await ackBatch(db.sql, batch!.id, { syncId: 's', response: { sync_id: 's', results: [{ id: 'a', status: 'SYNCED' }] } });
+    await ackBatch(db.sql, batch!.id, {
+      syncId: 's',
+      response: { sync_id: 's', results: [{ id: 'a', status: 'SYNCED' }] },
+    });
     expect(await claimRows(db.sql, { connectionId: c, syncType: T, objectIds: ['a'] })).toEqual([]);
     await db.sql`update sync_ledger set updated_at = now() - interval '11 minutes' where connection_id = ${c}`;
     expect(await claimRows(db.sql, { connectionId: c, syncType: T, objectIds: ['a'] })).toEqual(['a']);
