@@ -68,8 +68,18 @@ export function createAppContext(options: {
     },
     log,
   });
-  if (config.ERP !== 'ledger') throw new Error(`ERP=${config.ERP} is not available in this build`);
-  const erp = createErp({ kind: 'ledger', sql, schema: config.LEDGER_SCHEMA }, { log });
+  const erp = createErp(
+    config.ERP === 'tryton'
+      ? {
+          kind: 'tryton',
+          url: config.TRYTON_URL!,
+          database: config.TRYTON_DATABASE!,
+          user: config.TRYTON_USER!,
+          password: config.TRYTON_PASSWORD!,
+        }
+      : { kind: 'ledger', sql, schema: config.LEDGER_SCHEMA },
+    { log },
+  );
   return {
     config,
     log,

@@ -3,6 +3,8 @@ import type { Logger } from '../log.ts';
 import type { ErpAdapter } from './adapter.ts';
 import { LedgerErp } from './ledger/ledger-erp.ts';
 import type { DefaultRole } from './ledger/model.ts';
+import type { TrytonErpOptions } from './tryton/options.ts';
+import { TrytonErp } from './tryton/tryton-erp.ts';
 import { validatingAdapter } from './validating-adapter.ts';
 
 export type { ErpAdapter } from './adapter.ts';
@@ -20,8 +22,13 @@ export interface LedgerErpConfig {
   chunkSize?: number;
 }
 
-/** One variant per adapter; Tryton (JSON-RPC) joins this union when it exists. */
-export type ErpConfig = LedgerErpConfig;
+/** A Tryton 6.0 server over JSON-RPC (see docs/tryton.md). */
+export interface TrytonErpConfig extends Omit<TrytonErpOptions, 'log'> {
+  kind: 'tryton';
+}
+
+/** One variant per adapter. */
+export type ErpConfig = LedgerErpConfig | TrytonErpConfig;
 
 export interface CreateErpOptions {
   log?: Logger;
@@ -36,9 +43,14 @@ export function createErp(config: ErpConfig, options: CreateErpOptions = {}): Er
     case 'ledger':
       adapter = new LedgerErp({ ...config, ...(options.log ? { log: options.log } : {}) });
       break;
+    case 'tryton': {
+      const { kind: _kind, ...tryton } = config;
+      adapter = new TrytonErp({ ...tryton, ...(options.log ? { log: options.log } : {}) });
+      break;
+    }
     default: {
-      const unknown: never = config.kind;
-      throw new Error(`unknown ERP kind: ${String(unknown)}`);
+      const unknown: never = config;
+      throw new Error(`unknown ERP kind: ${String((unknown as { kind?: unknown }).kind)}`);
     }
   }
   return options.validateAnswers === false ? adapter : validatingAdapter(adapter);

@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readBooks } from '../support/tryton/books-check.ts';
+import { useTrytonSyncWorld } from '../support/tryton/tryton-world.ts';
+import { trytonAvailability } from '../support/tryton/use-tryton.ts';
+
+const availability = await trytonAvailability();
+const CHILD = fileURLToPath(new URL('../support/tryton/sync-child.ts', import.meta.url));
+
+interface Effects {
+  summary: { synced_more_than_once: unknown[] };
+}
+
+interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+  wrote: boolean;
+}
+
+describe.skipIf(!availability.ok)('crash safety with Tryton', () => {
+  const world = useTrytonSyncWorld();
+
+  /** Runs the sync child; kills it with SIGKILL once it wrote to Tryton, or after killAfterMs. */
+  function runChild(kill: { afterErpWrite?: boolean; afterMs?: number } = {}): Promise<ChildExit> {
+    const env = {
+      ...process.env,
+      DATABASE_URL: world.db.url,
+      SCHEMA: world.db.schema,
+      STUB_API_URL: world.stub.apiUrl,
+      REDIS_URL: world.redis.url,
+      REDIS_PREFIX: world.redis.prefix,
+      CONNECTION_ID: world.connectionId,
+      TRYTON_URL: world.tryton.url,
+      TRYTON_DATABASE: world.tryton.database,
+      TRYTON_USER: world.tryton.user,
+      TRYTON_PASSWORD: world.tryton.password,
+      KINDS: 'transactions,bills',
+      PAUSE_AFTER_ERP_WRITE: kill.afterErpWrite ? '1' : '0',
+    };
+    const child = spawn(process.execPath, ['--import', 'tsx/esm', CHILD], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let wrote = false;
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.stdout.on('data', (d: Buffer) => {
+      if (kill.afterErpWrite && d.toString().includes('erp-written')) {
+        wrote = true;
+        child.kill('SIGKILL');
+      }
+    });
+    const timer = kill.afterMs === undefined ? null : setTimeout(() => child.kill('SIGKILL'), kill.afterMs);
+    return new Promise((resolve) =>
+      child.on('exit', (code, signal) => {
+        if (timer) clearTimeout(timer);
+        resolve({ code, signal, stderr, wrote });
+      }),
+    );
+  }
+
+  it('kill -9 between the Tryton write and the platform report, then restart: each object once in Tryton and on the platform', async () => {
+    await world.seed({
+      seed: 31,
+      entities: 1,
+      transactions: 80,
+      reimbursements: 0,
+      transfers: 0,
+      cashbacks: 0,
+      bills: 40,
+      ready_fraction: 1,
+    });
+    // Three kills exactly between a write Tryton committed and its report to the platform...
+    for (let i = 0; i < 3; i++) {
+      const result = await runChild({ afterErpWrite: true });
+      expect(result.wrote, result.stderr).toBe(true);
+      expect(result.signal).toBe('SIGKILL');
+    }
+    // ...and a few at random moments (mid-batch, between creating and posting a record).
+    for (let i = 0; i < 3; i++) {
+      const result = await runChild({ afterMs: 1_500 + Math.floor(Math.random() * 3_000) });
+      if (result.signal !== 'SIGKILL') expect(result.code, result.stderr).toBe(0);
+    }
+    const final = await runChild();
+    expect(final.code, final.stderr).toBe(0);
+
+    const { sql } = world.db;
+    const pending =
+      await sql`select state, count(*)::int as n from sync_ledger where state <> 'REPORTED' group by state`;
+    expect(pending, 'nothing left pending in the sync ledger').toEqual([]);
+    const effects = await world.control<Effects>(
+      'GET',
+      '/__stub/effects?include=summary&summary=true&limit=1',
+    );
+    expect(effects.summary.synced_more_than_once, 'marked on the platform at most once').toEqual([]);
+
+    const books = await readBooks(world.books.models);
+    expect(books.duplicates, 'each object in Tryton once').toEqual([]);
+    expect(books.notPosted, 'no draft left behind').toEqual([]);
+    expect(books.unbalanced).toEqual([]);
+    const successes = await sql`
+      select sync_type, object_id, reference_id from sync_ledger where outcome = 'success'`;
+    const references = new Set([...books.records.values()].flat());
+    for (const row of successes)
+      expect(references.has(row.reference_id as string), `${row.object_id}`).toBe(true);
+    expect(books.moveCount + books.invoiceCount, 'every success reported is one Tryton record').toBe(
+      successes.length,
+    );
+  }, 600_000);
+});

@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import { decimal } from '../../../src/erp/tryton/codec.ts';
+import { TrytonModels } from '../../../src/erp/tryton/models.ts';
+import { TrytonRpc } from '../../../src/erp/tryton/rpc.ts';
+import { TEST_CHART } from './world-chart.ts';
+
+/**
+ * Sets up the books of a fresh Tryton database through JSON-RPC, the way a bookkeeper would in
+ * the client: a USD company, Tryton's minimal chart of accounts from its template, fiscal years
+ * 2024–2026 with monthly periods (December 2024 closed), the journal the adapter posts to, the
+ * accounts and taxes the test objects are coded with, a Department analytic axis and suppliers.
+ */
+
+const Row = z.object({ id: z.number().int() });
+const DataRow = z.object({ db_id: z.number().int(), fs_id: z.string() });
+
+type Connection = ConstructorParameters<typeof TrytonRpc>[0];
+
+async function dataIds(m: TrytonModels, module: string, fsIds: string[]): Promise<Map<string, number>> {
+  const rows = await m.searchRead(
+    'ir.model.data',
+    [
+      ['module', '=', module],
+      ['fs_id', 'in', fsIds],
+    ],
+    ['db_id', 'fs_id'],
+    DataRow,
+  );
+  return new Map(rows.map((r) => [r.fs_id, r.db_id]));
+}
+
+async function one(m: TrytonModels, model: string, domain: unknown[]): Promise<number> {
+  const [row] = await m.searchRead(model, domain, ['id'], Row, { limit: 1 });
+  if (!row) throw new Error(`Tryton setup: no ${model} matches ${JSON.stringify(domain)}`);
+  return row.id;
+}
+
+/** Company, and the admin user working in it. */
+async function createCompany(m: TrytonModels): Promise<number> {
+  const [currency] = await m.create('currency.currency', [
+    { name: 'U.S. Dollar', code: 'USD', symbol: '$', rounding: decimal('0.01'), digits: 2 },
+  ]);
+  const [party] = await m.create('party.party', [{ name: TEST_CHART.companyName }]);
+  const [company] = await m.create('company.company', [{ party, currency }]);
+  const userId = await m.rpc.userId();
+  await m.write('res.user', [userId], { companies: [['add', [company]]], company });
+  return company!;
+}
+
+async function createChart(m: TrytonModels, company: number): Promise<void> {
+  const ids = await dataIds(m, 'account', ['account_template_root_en']);
+  const template = ids.get('account_template_root_en')!;
+  await m.wizard('account.create_chart', async (execute) => {
+    await execute('account');
+    await execute('create_account', { account: { company, account_template: template } });
+    const payable = await one(m, 'account.account', [['type.payable', '=', true]]);
+    const receivable = await one(m, 'account.account', [['type.receivable', '=', true]]);
+    await execute('create_properties', {
+      properties: { company, account_payable: payable, account_receivable: receivable },
+    });
+  });
+}
+
+function monthlyPeriods(year: number) {
+  return Array.from({ length: 12 }, (_, i) => {
+    const end = new Date(Date.UTC(year, i + 1, 0)).getUTCDate();
+    const month = String(i + 1).padStart(2, '0');
+    return {
+      name: `${year}-${month}`,
+      start_date: { __class__: 'date', year, month: i + 1, day: 1 },
+      end_date: { __class__: 'date', year, month: i + 1, day: end },
+      type: 'standard',
+    };
+  });
+}
+
+async function createFiscalYears(m: TrytonModels, company: number): Promise<void> {
+  const moveType = await one(m, 'ir.sequence.type', [['name', '=', 'Account Move']]);
+  const invoiceType = await one(m, 'ir.sequence.type', [['name', '=', 'Invoice']]);
+  for (const year of TEST_CHART.fiscalYears) {
+    const [moveSequence] = await m.create('ir.sequence', [
+      { name: `Moves ${year}`, sequence_type: moveType, company },
+    ]);
+    const [invoiceSequence] = await m.create('ir.sequence.strict', [
+      { name: `Invoices ${year}`, sequence_type: invoiceType, company },
+    ]);
+    const sequences = {
+      company,
+      in_invoice_sequence: invoiceSequence,
+      in_credit_note_sequence: invoiceSequence,
+      out_invoice_sequence: invoiceSequence,
+      out_credit_note_sequence: invoiceSequence,
+    };
+    await m.create('account.fiscalyear', [
+      {
+        name: String(year),
+        company,
+        start_date: { __class__: 'date', year, month: 1, day: 1 },
+        end_date: { __class__: 'date', year, month: 12, day: 31 },
+        post_move_sequence: moveSequence,
+        invoice_sequences: [['create', [sequences]]],
+        periods: [['create', monthlyPeriods(year)]],
+      },
+    ]);
+  }
+  const closed = await one(m, 'account.period', [['name', '=', TEST_CHART.closedPeriod]]);
+  await m.button('account.period', 'close', [closed]);
+}
+
+async function createJournal(m: TrytonModels): Promise<void> {
+  const journalType = await one(m, 'ir.sequence.type', [['name', '=', 'Account Journal']]);
+  const [sequence] = await m.create('ir.sequence', [{ name: 'Spend platform', sequence_type: journalType }]);
+  await m.create('account.journal', [
+    { name: 'Spend platform', code: TEST_CHART.journalCode, type: 'general', sequence },
+  ]);
+}
+
+async function createAccounts(m: TrytonModels, company: number): Promise<void> {
+  const types = await dataIds(m, 'account', [
+    'account_type_template_expense_en',
+    'account_type_template_revenue_en',
+    'account_type_template_asset_current_cash_en',
+    'account_type_template_liability_current_en',
+  ]);
+  const typeOf = async (fsId: string) => one(m, 'account.account.type', [['template', '=', types.get(fsId)]]);
+  const byKind = {
+    expense: await typeOf('account_type_template_expense_en'),
+    revenue: await typeOf('account_type_template_revenue_en'),
+    cash: await typeOf('account_type_template_asset_current_cash_en'),
+    liability: await typeOf('account_type_template_liability_current_en'),
+  };
+  const root = await one(m, 'account.account', [['parent', '=', null]]);
+  await m.create(
+    'account.account',
+    TEST_CHART.accounts.map((a) => ({
+      company,
+      parent: root,
+      code: a.code,
+      name: a.name,
+      type: byKind[a.kind],
+      closed: a.closed ?? false,
+    })),
+  );
+  const taxAccount = await one(m, 'account.account', [['name', '=', 'Main Tax']]);
+  await m.create(
+    'account.tax',
+    TEST_CHART.taxes.map((t) => ({
+      company,
+      name: t.name,
+      description: t.name,
+      type: 'percentage',
+      rate: decimal(t.rate),
+      invoice_account: taxAccount,
+      credit_note_account: taxAccount,
+    })),
+  );
+}
+
+async function createAnalytic(m: TrytonModels, company: number): Promise<void> {
+  for (const axis of TEST_CHART.analytic) {
+    const [root] = await m.create('analytic_account.account', [
+      { company, name: axis.name, code: axis.code, type: 'root', state: 'opened' },
+    ]);
+    await m.create(
+      'analytic_account.account',
+      axis.options.map((o) => ({
+        company,
+        name: o.name,
+        code: o.code,
+        type: 'normal',
+        state: 'opened',
+        root,
+        parent: root,
+      })),
+    );
+  }
+}
+
+async function createSuppliers(m: TrytonModels): Promise<void> {
+  await m.create(
+    'party.party',
+    TEST_CHART.suppliers.map((name) => ({ name, addresses: [['create', [{}]]] })),
+  );
+  const [inactive] = await m.create('party.party', [
+    { name: TEST_CHART.inactiveSupplier, addresses: [['create', [{}]]] },
+  ]);
+  await m.write('party.party', [inactive!], { active: false });
+}
+
+export async function setUpTrytonBooks(connection: Connection): Promise<void> {
+  const admin = new TrytonModels(new TrytonRpc(connection));
+  const company = await createCompany(admin);
+  // The user's preferences changed (company): a new client reads them afresh.
+  const m = new TrytonModels(new TrytonRpc(connection));
+  await createChart(m, company);
+  await createFiscalYears(m, company);
+  await createJournal(m);
+  await createAccounts(m, company);
+  await createAnalytic(m, company);
+  await createSuppliers(m);
+}
