@@ -1,22 +1,10 @@
 import type { Sql } from 'postgres';
 import { type Logger, silentLogger } from '../../log.ts';
-import type { ErpAdapter } from '../adapter.ts';
+import { BatchFirstErp } from '../batch-first-adapter.ts';
 import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
 import { classifyThrown } from '../classify.ts';
 import { ErpError } from '../errors.ts';
-import type {
-  BillInput,
-  BillPaymentInput,
-  CardTransactionInput,
-  CashbackInput,
-  ErpWrite,
-  LookupResult,
-  ObjectKind,
-  ReimbursementInput,
-  TransferInput,
-  VendorInput,
-  WriteResult,
-} from '../types.ts';
+import type { ErpWrite, LookupResult, ObjectKind, WriteResult } from '../types.ts';
 import {
   readCustomFields,
   readFieldOptions,
@@ -56,7 +44,7 @@ async function* guarded<T>(source: AsyncIterable<T>, what: string): AsyncIterabl
 }
 
 /** The built-in double-entry ledger, in its own Postgres schema. */
-export class LedgerErp implements ErpAdapter {
+export class LedgerErp extends BatchFirstErp {
   readonly name = 'ledger';
   private readonly sql: Sql;
   private readonly tables: LedgerTables;
@@ -64,6 +52,7 @@ export class LedgerErp implements ErpAdapter {
   private readonly deepLink: (kind: ObjectKind, referenceId: string) => string | undefined;
 
   constructor(options: LedgerErpOptions) {
+    super();
     this.sql = options.sql;
     this.tables = ledgerTables(options.sql, options.schema);
     const base = (options.deepLinkBase ?? DEFAULT_DEEP_LINK_BASE).replace(/\/+$/, '');
@@ -99,36 +88,6 @@ export class LedgerErp implements ErpAdapter {
 
   postMany(items: readonly ErpWrite[]): Promise<WriteResult[]> {
     return postMany(this.deps, items);
-  }
-  private async postOne(input: ErpWrite): Promise<WriteResult> {
-    const [result] = await postMany(this.deps, [input]);
-    return result!;
-  }
-  createVendor(input: VendorInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-  postCardTransaction(input: CardTransactionInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-  postReimbursement(input: ReimbursementInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-  postTransfer(input: TransferInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-  postCashback(input: CashbackInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-  postBill(input: BillInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-  postBillPayment(input: BillPaymentInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-
-  async lookup(kind: ObjectKind, objectId: string): Promise<LookupResult> {
-    const [result] = await this.lookupMany([{ kind, objectId }]);
-    return result!;
   }
   async lookupMany(keys: readonly { kind: ObjectKind; objectId: string }[]): Promise<LookupResult[]> {
     try {

@@ -1,20 +1,8 @@
 import { type Logger, silentLogger } from '../../log.ts';
-import type { ErpAdapter } from '../adapter.ts';
+import { BatchFirstErp } from '../batch-first-adapter.ts';
 import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
 import { ErpError } from '../errors.ts';
-import type {
-  BillInput,
-  BillPaymentInput,
-  CardTransactionInput,
-  CashbackInput,
-  ErpWrite,
-  LookupResult,
-  ObjectKind,
-  ReimbursementInput,
-  TransferInput,
-  VendorInput,
-  WriteResult,
-} from '../types.ts';
+import type { ErpWrite, LookupResult, ObjectKind, WriteResult } from '../types.ts';
 import {
   readCustomFields,
   readFieldOptions,
@@ -45,13 +33,14 @@ async function* guarded<T>(source: () => AsyncIterable<T>, what: string): AsyncI
  * accounts, analytic axes, parties and taxes; objects written as posted supplier invoices and
  * posted moves in a dedicated journal, each carrying its platform object id (see keys.ts).
  */
-export class TrytonErp implements ErpAdapter {
+export class TrytonErp extends BatchFirstErp {
   readonly name = 'tryton';
   private readonly m: TrytonModels;
   private readonly deps: PostManyDeps;
   private readonly log: Logger;
 
   constructor(options: TrytonErpOptions) {
+    super();
     this.m = new TrytonModels(new TrytonRpc(options));
     this.log = options.log ?? silentLogger;
     const base = (options.deepLinkBase ?? options.url).replace(/\/+$/, '');
@@ -93,36 +82,6 @@ export class TrytonErp implements ErpAdapter {
 
   postMany(items: readonly ErpWrite[]): Promise<WriteResult[]> {
     return postMany(this.deps, items);
-  }
-  private async postOne(input: ErpWrite): Promise<WriteResult> {
-    const [result] = await postMany(this.deps, [input]);
-    return result!;
-  }
-  createVendor(input: VendorInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-  postCardTransaction(input: CardTransactionInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-  postReimbursement(input: ReimbursementInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-  postTransfer(input: TransferInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-  postCashback(input: CashbackInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-  postBill(input: BillInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-  postBillPayment(input: BillPaymentInput): Promise<WriteResult> {
-    return this.postOne(input);
-  }
-
-  async lookup(kind: ObjectKind, objectId: string): Promise<LookupResult> {
-    const [result] = await this.lookupMany([{ kind, objectId }]);
-    return result!;
   }
   async lookupMany(keys: readonly { kind: ObjectKind; objectId: string }[]): Promise<LookupResult[]> {
     try {
