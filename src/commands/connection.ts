@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { createAppContext, endpointFromConfig } from '../app/app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import { ConnectionSettings } from '../platform/schemas/accounting.ts';
 import { CommandError, EXIT, withRuntime } from './runtime.ts';
+import { withApp } from './with-app.ts';
 
 const SETTING_NAMES = Object.keys(ConnectionSettings.shape);
 
@@ -23,21 +24,7 @@ export function registerConnectionCommands(program: Command): void {
   const connection = program
     .command('connection')
     .description('the platform accounting connection (PLATFORM-FACTS F6)');
-  const run = (fn: (app: ReturnType<typeof createAppContext>) => Promise<number>) =>
-    withRuntime(async ({ sql, config, log, services }) => {
-      const app = createAppContext({
-        config,
-        log,
-        sql,
-        redisUrl: services.redisUrl,
-        endpoint: endpointFromConfig(config),
-      });
-      try {
-        return await fn(app);
-      } finally {
-        await app.close();
-      }
-    });
+  const run = (fn: (app: AppContext) => Promise<number>) => withRuntime((runtime) => withApp(runtime, fn));
   connection
     .command('show')
     .description('the active connection and every other one')

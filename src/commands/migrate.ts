@@ -1,5 +1,4 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { type AppContext, createAppContext, endpointFromConfig } from '../app/app-context.ts';
 import {
   abandonOpenMigration,
   DEFAULT_BACKUP_DIR,
@@ -9,6 +8,7 @@ import {
 } from '../sync/migration/index.ts';
 import { prepareText, statusText, stepLine } from '../sync/migration/report-text.ts';
 import { EXIT, type Runtime, withRuntime } from './runtime.ts';
+import { withApp } from './with-app.ts';
 
 /**
  * Exit codes of `migrate prepare` (README "Exit codes"): 0 ready or nothing to change, 1 a
@@ -71,7 +71,7 @@ export function registerMigrateCommands(program: Command): void {
     .option('--json', 'print the status as JSON')
     .action((flags: { json?: boolean }) =>
       withRuntime((runtime) =>
-        withMigrationApp(runtime, async (app) => {
+        withApp(runtime, async (app) => {
           const status = await migrationStatus(app);
           process.stdout.write(flags.json ? `${JSON.stringify(status)}\n` : statusText(status));
           return EXIT.ok;
@@ -86,7 +86,7 @@ export function registerMigrateCommands(program: Command): void {
 }
 
 function prepareCommand(runtime: Runtime, flags: PrepareFlags): Promise<number> {
-  return withMigrationApp(runtime, async (app) => {
+  return withApp(runtime, async (app) => {
     const result = await prepareMigration(app, {
       provider: flags.provider,
       sourceConnectionId: runtime.config.PLATFORM_CONNECTION_ID,
@@ -104,7 +104,7 @@ function prepareCommand(runtime: Runtime, flags: PrepareFlags): Promise<number> 
 }
 
 function abandonCommand(runtime: Runtime, flags: { json?: boolean }): Promise<number> {
-  return withMigrationApp(runtime, async (app) => {
+  return withApp(runtime, async (app) => {
     const result = await abandonOpenMigration(app);
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -118,21 +118,4 @@ function abandonCommand(runtime: Runtime, flags: { json?: boolean }): Promise<nu
     }
     return EXIT.ok;
   });
-}
-
-/** The app on the runtime's pool (already in DATABASE_SCHEMA and migrated by withRuntime). */
-async function withMigrationApp(runtime: Runtime, fn: (app: AppContext) => Promise<number>): Promise<number> {
-  const { config, log, services, sql } = runtime;
-  const app = createAppContext({
-    config,
-    log,
-    sql,
-    redisUrl: services.redisUrl,
-    endpoint: endpointFromConfig(config),
-  });
-  try {
-    return await fn(app);
-  } finally {
-    await app.close();
-  }
 }

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { createAppContext, endpointFromConfig } from '../app/app-context.ts';
-import { resolveConnection } from '../app/connection.ts';
 import { reconcile } from '../sync/reconcile/reconcile.ts';
 import { EXIT, withRuntime } from './runtime.ts';
+import { withConnection } from './with-app.ts';
 
 export function registerReconcileCommand(program: Command): void {
   program
@@ -10,16 +9,9 @@ export function registerReconcileCommand(program: Command): void {
     .description('list objects the platform shows as synced that ledgersync never reported (manual export)')
     .option('--json', 'print the list as JSON')
     .action((options: { json?: boolean }) =>
-      withRuntime(async ({ sql, config, log, services }) => {
-        const app = createAppContext({
-          config,
-          log,
-          sql,
-          redisUrl: services.redisUrl,
-          endpoint: endpointFromConfig(config),
-        });
-        try {
-          const connectionId = await resolveConnection(app.platform, sql, config.PLATFORM_CONNECTION_ID);
+      withRuntime((runtime) =>
+        withConnection(runtime, async (app, connectionId) => {
+          const { sql } = runtime;
           const found = await reconcile(sql, app.platform, connectionId);
           if (options.json) process.stdout.write(`${JSON.stringify(found)}\n`);
           else if (found.length === 0)
@@ -35,9 +27,7 @@ export function registerReconcileCommand(program: Command): void {
               );
           }
           return found.length > 0 ? EXIT.partial : EXIT.ok;
-        } finally {
-          await app.close();
-        }
-      }),
+        }),
+      ),
     );
 }

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { createAppContext, endpointFromConfig } from '../app/app-context.ts';
-import { resolveConnection } from '../app/connection.ts';
 import { replayObject } from '../sync/objects/replay.ts';
 import { EXIT, withRuntime } from './runtime.ts';
+import { withConnection } from './with-app.ts';
 
 const EXIT_OF = {
   synced: EXIT.ok,
@@ -21,16 +20,9 @@ export function registerReplayCommand(program: Command): void {
     .argument('<object-id>', 'the platform id of a transaction, reimbursement or bill')
     .option('--json', 'print the result as JSON')
     .action((objectId: string, options: { json?: boolean }) =>
-      withRuntime(async ({ sql, config, log, services }) => {
-        const app = createAppContext({
-          config,
-          log,
-          sql,
-          redisUrl: services.redisUrl,
-          endpoint: endpointFromConfig(config),
-        });
-        try {
-          const connectionId = await resolveConnection(app.platform, sql, config.PLATFORM_CONNECTION_ID);
+      withRuntime((runtime) =>
+        withConnection(runtime, async (app, connectionId) => {
+          const { sql, log } = runtime;
           const result = await replayObject(
             { sql, erp: app.erp, platform: app.syncPlatform, connectionId, log },
             app.platform,
@@ -44,9 +36,7 @@ export function registerReplayCommand(program: Command): void {
               `${objectId}: ${result.status.replace('_', ' ')}. ${result.message ?? ''}\n`,
             );
           return EXIT_OF[result.status];
-        } finally {
-          await app.close();
-        }
-      }),
+        }),
+      ),
     );
 }

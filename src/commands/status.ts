@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { createAppContext, endpointFromConfig } from '../app/app-context.ts';
-import { resolveConnection } from '../app/connection.ts';
 import { formatStatus } from '../sync/status/format-status.ts';
 import { statusReport } from '../sync/status/status-report.ts';
 import { EXIT, withRuntime } from './runtime.ts';
+import { withConnection } from './with-app.ts';
 
 export function registerStatusCommand(program: Command): void {
   program
@@ -13,22 +12,13 @@ export function registerStatusCommand(program: Command): void {
     )
     .option('--json', 'print the report as JSON')
     .action((options: { json?: boolean }) =>
-      withRuntime(async ({ sql, config, log, services }) => {
-        const app = createAppContext({
-          config,
-          log,
-          sql,
-          redisUrl: services.redisUrl,
-          endpoint: endpointFromConfig(config),
-        });
-        try {
-          const connectionId = await resolveConnection(app.platform, sql, config.PLATFORM_CONNECTION_ID);
+      withRuntime((runtime) =>
+        withConnection(runtime, async (_app, connectionId) => {
+          const { sql } = runtime;
           const report = await statusReport(sql, connectionId);
           process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `${formatStatus(report)}\n`);
           return EXIT.ok;
-        } finally {
-          await app.close();
-        }
-      }),
+        }),
+      ),
     );
 }

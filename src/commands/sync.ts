@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { createAppContext, endpointFromConfig } from '../app/app-context.ts';
-import { resolveConnection } from '../app/connection.ts';
 import { mirrorChart } from '../sync/mirror/index.ts';
 import { dryRunObjects } from '../sync/objects/dry-run.ts';
 import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
@@ -9,6 +7,7 @@ import { type ObjectSyncSummary, syncObjects } from '../sync/objects/sync-object
 import { recorded } from '../sync/runs/record-run.ts';
 import { progressReporter } from './progress.ts';
 import { EXIT, withRuntime } from './runtime.ts';
+import { withConnection } from './with-app.ts';
 
 const TARGETS = ['coa', ...OBJECT_KINDS, 'all'] as const;
 type Target = (typeof TARGETS)[number];
@@ -39,16 +38,9 @@ export function registerSyncCommand(program: Command): void {
     .option('--dry-run', 'show what would be uploaded, posted to the ERP and reported; write nothing')
     .option('--json', 'print the summary as JSON')
     .action((what: Target, options: { slices: number; json?: boolean; dryRun?: boolean }) =>
-      withRuntime(async ({ sql, config, log, services }) => {
-        const app = createAppContext({
-          config,
-          log,
-          sql,
-          redisUrl: services.redisUrl,
-          endpoint: endpointFromConfig(config),
-        });
-        try {
-          const connectionId = await resolveConnection(app.platform, sql, config.PLATFORM_CONNECTION_ID);
+      withRuntime((runtime) =>
+        withConnection(runtime, async (app, connectionId) => {
+          const { sql, log } = runtime;
           const out = (line: string) => options.json || process.stdout.write(`${line}\n`);
           const results: unknown[] = [];
           let failures = 0;
@@ -101,9 +93,7 @@ export function registerSyncCommand(program: Command): void {
           }
           if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
           return failures > 0 && !options.dryRun ? EXIT.partial : EXIT.ok;
-        } finally {
-          await app.close();
-        }
-      }),
+        }),
+      ),
     );
 }

@@ -1,0 +1,30 @@
+import { type AppContext, createAppContext, endpointFromConfig } from '../app/app-context.ts';
+import { resolveConnection } from '../app/connection.ts';
+import type { Runtime } from './runtime.ts';
+
+/** The app context for one command on the runtime's pool, closed whatever happens. */
+export async function withApp<T>(runtime: Runtime, fn: (app: AppContext) => Promise<T>): Promise<T> {
+  const { config, log, sql, services } = runtime;
+  const app = createAppContext({
+    config,
+    log,
+    sql,
+    redisUrl: services.redisUrl,
+    endpoint: endpointFromConfig(config),
+  });
+  try {
+    return await fn(app);
+  } finally {
+    await app.close();
+  }
+}
+
+/** withApp, plus the connection the worker syncs (PLATFORM_CONNECTION_ID, or the active one). */
+export function withConnection<T>(
+  runtime: Runtime,
+  fn: (app: AppContext, connectionId: string) => Promise<T>,
+): Promise<T> {
+  return withApp(runtime, async (app) =>
+    fn(app, await resolveConnection(app.platform, runtime.sql, runtime.config.PLATFORM_CONNECTION_ID)),
+  );
+}
