@@ -3,6 +3,7 @@ import type { ErpAdapter } from '../../erp/adapter.ts';
 import type { Logger } from '../../log.ts';
 import type { Transaction } from '../../platform/schemas/objects.ts';
 import { withKindLock } from '../kind-lock.ts';
+import { releaseClosedRequests } from '../outbox/release-closed-requests.ts';
 import { applyPage } from './apply-page.ts';
 import { KIND_SPECS, type ObjectKindName } from './kinds.ts';
 import { planPage } from './plan-page.ts';
@@ -135,6 +136,7 @@ async function runSync(
     deps.onProgress?.({ ...summary, durationMs: Date.now() - started });
   }
   await sending;
+  if (!options.syncRequestId) await releaseClosedRequests(deps.sql, deps.connectionId);
   addReport(summary.reported, await freezeAndSend(report, spec.syncTypes, button));
   if (sendError)
     deps.log.warn({ err: sendError }, 'a result batch could not be sent mid-run; it was sent at the end');

@@ -4,6 +4,7 @@ import { claimRows } from '../../../src/sync/outbox/claim-rows.ts';
 import { freezeBatch } from '../../../src/sync/outbox/freeze-batch.ts';
 import { frozenBatches } from '../../../src/sync/outbox/frozen-batches.ts';
 import { recordOutcomes } from '../../../src/sync/outbox/record-outcomes.ts';
+import { releaseClosedRequests } from '../../../src/sync/outbox/release-closed-requests.ts';
 import { useTestDatabase } from '../../support/db.ts';
 
 const db = useTestDatabase();
@@ -184,5 +185,21 @@ describe('sync_ledger and the result outbox', () => {
     expect(await claimRows(db.sql, { connectionId: c, syncType: T, objectIds: ['a'] })).toEqual([]);
     await db.sql`update sync_ledger set updated_at = now() - interval '11 minutes' where connection_id = ${c}`;
     expect(await claimRows(db.sql, { connectionId: c, syncType: T, objectIds: ['a'] })).toEqual(['a']);
+  });
+
+  it('rule 4: outcomes of a sync-button request that closed without them go out with the next regular batch', async () => {
+    const c = conn();
+    await db.sql`insert into sync_requests (sync_request_id, connection_id, object_type, requested_at, deadline, state)
+      values ('req-closed', ${c}, 'TRANSACTION', now(), now(), 'ANSWERED'), ('req-open', ${c}, 'TRANSACTION', now(), now() + interval '5 minutes', 'OPEN')`;
+    await claimRows(db.sql, { connectionId: c, syncType: T, objectIds: ['a'], syncRequestId: 'req-closed' });
+    await claimRows(db.sql, { connectionId: c, syncType: T, objectIds: ['b'], syncRequestId: 'req-open' });
+    await recordOutcomes(db.sql, c, T, [
+      { objectId: 'a', ok: false, category: 'transient', message: 'Temporary problem: x.' },
+      { objectId: 'b', ok: true, referenceId: 'JE-2' },
+    ]);
+    expect(await releaseClosedRequests(db.sql, c)).toBe(1);
+    const plain = await freezeBatch(db.sql, { connectionId: c, syncType: T });
+    expect(plain?.body.failed_syncs?.map((f) => f.id)).toEqual(['a']);
+    expect(plain?.body.successful_syncs).toBeUndefined();
   });
 });
