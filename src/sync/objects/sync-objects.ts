@@ -29,6 +29,8 @@ export interface ObjectSyncOptions {
   slices?: number;
   /** Pages read ahead of the ERP writes. */
   readAhead?: number;
+  /** Pages written to the ERP at once. */
+  pageConcurrency?: number;
 }
 
 export interface ObjectSyncSummary {
@@ -47,6 +49,7 @@ export interface ObjectSyncSummary {
 
 /** Results are posted once 5,000 have gathered (F14), and whatever is left at the end. */
 const FULL_BATCH = 5000;
+const DEFAULT_PAGE_CONCURRENCY = 3;
 
 export function emptySummary(kind: ObjectKindName): ObjectSyncSummary {
   return {
@@ -108,33 +111,50 @@ async function runSync(
   });
   // Outcomes recorded since the last freeze, counted here rather than queried after every page.
   let gathered = 0;
-  for await (const page of prefetch(pages, options.readAhead ?? 2)) {
-    const before = summary.posted + summary.failed;
-    await processPage(deps, kind, page.items, summary, options.syncRequestId);
-    gathered += summary.posted + summary.failed - before;
+  const sendWhenDue = (): Promise<void> => {
     // Sync-button results are posted as soon as they are ready; others once a batch is full.
-    if (!options.syncRequestId && gathered < FULL_BATCH) {
-      deps.onProgress?.({ ...summary, durationMs: Date.now() - started });
-      continue;
-    }
+    if (!options.syncRequestId && gathered < FULL_BATCH) return Promise.resolve();
     gathered = 0;
     sending = sending.then(async () => {
       if (sendError) return;
       try {
-        addReport(
-          summary.reported,
-          await freezeAndSend(report, spec.syncTypes, {
-            ...button,
-            minItems: options.syncRequestId ? 1 : FULL_BATCH,
-          }),
-        );
+        const minItems = options.syncRequestId ? 1 : FULL_BATCH;
+        addReport(summary.reported, await freezeAndSend(report, spec.syncTypes, { ...button, minItems }));
       } catch (error) {
         sendError = error;
       }
     });
-    if (options.syncRequestId) await sending;
+    return options.syncRequestId ? sending : Promise.resolve();
+  };
+  const handlePage = async (items: ReadItem[]): Promise<void> => {
+    const before = summary.posted + summary.failed;
+    await processPage(deps, kind, items, summary, options.syncRequestId);
+    gathered += summary.posted + summary.failed - before;
+    await sendWhenDue();
     deps.onProgress?.({ ...summary, durationMs: Date.now() - started });
+  };
+  // Pages are disjoint and every write is guarded by the ledger's claims and the ERP's own
+  // idempotency, so several pages are written at once: the round trips of one page (claim, ERP
+  // write, outcome) overlap another's instead of adding up.
+  // Sync-button runs stay one page at a time: they post after every page and stop between pages
+  // once their request is answered.
+  const pageConcurrency = options.syncRequestId
+    ? 1
+    : Math.max(1, options.pageConcurrency ?? DEFAULT_PAGE_CONCURRENCY);
+  const inFlight = new Set<Promise<void>>();
+  let pageError: unknown = null;
+  for await (const page of prefetch(pages, options.readAhead ?? 2)) {
+    if (pageError) break;
+    const task: Promise<void> = handlePage(page.items)
+      .catch((error) => {
+        pageError ??= error;
+      })
+      .finally(() => inFlight.delete(task));
+    inFlight.add(task);
+    if (inFlight.size >= pageConcurrency) await Promise.race(inFlight);
   }
+  await Promise.all(inFlight);
+  if (pageError) throw pageError;
   await sending;
   if (!options.syncRequestId) await releaseClosedRequests(deps.sql, deps.connectionId);
   addReport(summary.reported, await freezeAndSend(report, spec.syncTypes, button));
