@@ -19,6 +19,18 @@ export interface WorkerSettings {
   queuesToWork?: QueueKey[];
   /** BullMQ lock and stalled-job settings (lockDuration, stalledInterval, maxStalledCount). */
   tuning?: Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount'>;
+  /** Told when a job attempt ends (metrics); must not throw or block. */
+  observe?: (event: JobAttemptEvent) => void;
+}
+
+/** One finished job attempt: a failed one may still be retried. */
+export interface JobAttemptEvent {
+  queue: QueueKey;
+  status: 'completed' | 'failed';
+  /** From the moment the attempt started to its end; null when BullMQ did not say. */
+  durationMs: number | null;
+  /** What the processor returned (completed attempts only). */
+  result?: unknown;
 }
 
 export interface RunningWorkers {
@@ -58,6 +70,27 @@ function processorFor(key: QueueKey, app: AppContext, settings: WorkerSettings) 
   }
 }
 
+/** Reports each finished attempt to the observer; an observer's failure is only logged. */
+function observeAttempts(worker: Worker, key: QueueKey, app: AppContext, settings: WorkerSettings): void {
+  const observe = settings.observe;
+  if (!observe) return;
+  const durationOf = (job: Job) =>
+    job.processedOn ? Math.max(0, (job.finishedOn ?? Date.now()) - job.processedOn) : null;
+  const notify = (event: JobAttemptEvent) => {
+    try {
+      observe(event);
+    } catch (error) {
+      app.log.warn({ queue: QUEUE_NAMES[key], err: error }, 'job observer failed');
+    }
+  };
+  worker.on('completed', (job, result) =>
+    notify({ queue: key, status: 'completed', durationMs: durationOf(job), result }),
+  );
+  worker.on('failed', (job) => {
+    if (job) notify({ queue: key, status: 'failed', durationMs: durationOf(job) });
+  });
+}
+
 async function closeWorker(worker: Worker, timeoutMs: number, app: AppContext): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<boolean>((resolve) => {
@@ -86,6 +119,7 @@ export function startWorkers(app: AppContext, settings: WorkerSettings): Running
     );
     // Without a listener an 'error' event would throw; Redis hiccups are retried by BullMQ.
     worker.on('error', (error) => app.log.error({ queue: QUEUE_NAMES[key], err: error }, 'worker error'));
+    observeAttempts(worker, key, app, settings);
     return worker;
   });
   return {

@@ -3,7 +3,7 @@ import type { Sql } from 'postgres';
 import type { Config } from '../config.ts';
 import { createErp, type ErpAdapter } from '../erp/index.ts';
 import type { Logger } from '../log.ts';
-import { createPlatformClient, type PlatformClient } from '../platform/client.ts';
+import { createPlatformClient, type PlatformClient, type PlatformClientOptions } from '../platform/client.ts';
 import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
 import type { SyncPlatform } from '../sync/objects/platform-port.ts';
 
@@ -52,11 +52,14 @@ export function createAppContext(options: {
   sql: Sql;
   redisUrl: string;
   endpoint: PlatformEndpoint;
+  /** Called once per platform HTTP attempt (metrics). */
+  observe?: PlatformClientOptions['observe'];
 }): AppContext {
   const { config, log, sql } = options;
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   const platform = createPlatformClient({
     ...options.endpoint,
+    ...(options.observe ? { observe: options.observe } : {}),
     scopes: config.PLATFORM_SCOPES,
     redis,
     keyPrefix: `${config.QUEUE_PREFIX}:platform`,

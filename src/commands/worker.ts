@@ -5,6 +5,7 @@ import { type RunningSchedules, schedulesFromConfig, startSchedules } from '../.
 import { type RunningWorkers, startWorkers } from '../../jobs/worker.ts';
 import { type AppContext, createAppContext, endpointFromConfig } from '../app/app-context.ts';
 import { resolveConnection } from '../app/connection.ts';
+import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { ensureSubscription } from '../server/register-subscription.ts';
 import { type RunningServer, startServer } from '../server/server.ts';
 import { webhookSecrets } from '../server/webhook-secrets.ts';
@@ -60,7 +61,8 @@ async function stop(parts: Parts): Promise<void> {
 
 async function start(runtime: Runtime, options: WorkerOptions, parts: Parts): Promise<string[]> {
   const { config, log, services } = runtime;
-  const endpoint = endpointFromConfig(config);
+  // One registry for the process: the platform client, the workers and Postgres feed it.
+  const metrics = createMetrics();
   // The runtime has applied pending migrations. Each running sync holds one session for its
   // advisory lock (up to 5 kinds + 2 button runs + 1 mirror), so the worker's pool is larger than
   // the commands' 10.
@@ -69,35 +71,47 @@ async function start(runtime: Runtime, options: WorkerOptions, parts: Parts): Pr
     onnotice: () => {},
     connection: { search_path: config.DATABASE_SCHEMA },
   });
-  const app = createAppContext({ config, log, sql: parts.sql, redisUrl: services.redisUrl, endpoint });
+  const app = createAppContext({
+    config,
+    log,
+    sql: parts.sql,
+    redisUrl: services.redisUrl,
+    endpoint: endpointFromConfig(config),
+    observe: metrics.observePlatform,
+  });
   parts.app = app;
   const connectionId = await resolveConnection(app.platform, app.sql, config.PLATFORM_CONNECTION_ID);
+  metrics.watchDatabase({ sql: app.sql, connectionId, log });
   const connection = { redisUrl: services.redisUrl, prefix: config.QUEUE_PREFIX };
   const queues = createQueues(connection);
   parts.queues = queues;
   const running: string[] = [];
   if (options.workers) {
-    parts.workers = startWorkers(app, { connection, queues });
+    parts.workers = startWorkers(app, { connection, queues, observe: metrics.observeJob });
     running.push('workers');
   }
   if (options.schedules) {
     parts.schedules = startSchedules({ settings: schedulesFromConfig(config), queues, connectionId, log });
     running.push('schedules');
   }
-  if (options.server) running.push(`server ${await startHttp(parts, app, queues, connectionId)}`);
+  if (options.server)
+    running.push(`server ${await startHttp(parts, app, { queues, connectionId, metrics })}`);
   return running;
 }
 
-/** The webhook receiver and health routes; registers the subscription when a public URL is set. */
+/**
+ * The webhook receiver, health routes and the operator surface (status page, metrics, queue
+ * dashboard: OPERATOR_TOKEN guards them); registers the subscription when a public URL is set.
+ */
 async function startHttp(
   parts: Parts,
   app: AppContext,
-  queues: Queues,
-  connectionId: string,
+  { queues, connectionId, metrics }: { queues: Queues; connectionId: string; metrics: Metrics },
 ): Promise<string> {
   const { config, log } = app;
   const secrets = webhookSecrets(app.sql, config.WEBHOOK_SECRET);
-  const deps = { sql: app.sql, redis: app.redis, queues, connectionId, log, secrets };
+  const operator = { token: config.OPERATOR_TOKEN, metrics };
+  const deps = { sql: app.sql, redis: app.redis, queues, connectionId, log, secrets, operator };
   parts.server = await startServer(deps, { host: config.SERVER_HOST, port: config.SERVER_PORT });
   // With WEBHOOK_SECRET set, the subscription is managed outside this worker (F20).
   if (config.WEBHOOK_PUBLIC_URL && !config.WEBHOOK_SECRET) {
@@ -133,7 +147,10 @@ export function registerWorkerCommand(program: Command): void {
     .command('worker')
     .description('run the job workers, the cron schedules and the webhook receiver until SIGTERM')
     .option('--no-schedules', 'do not run the cron schedules')
-    .option('--no-server', 'do not run the HTTP server (webhook receiver, /healthz, /readyz)')
+    .option(
+      '--no-server',
+      'do not run the HTTP server (webhook receiver, /healthz, /readyz, status page, metrics, queue dashboard)',
+    )
     .option('--no-workers', 'do not take jobs from the queues')
     .action((options: WorkerOptions) => withRuntime((runtime) => runWorker(runtime, options)));
 }

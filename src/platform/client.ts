@@ -1,7 +1,12 @@
 import { Redis } from 'ioredis';
 import { type Logger, silentLogger } from '../log.ts';
 import { DEFAULT_RETRY, type RetryOptions } from './backoff.ts';
-import { HttpTransport, type PlatformRequest, type PlatformResponse } from './http-transport.ts';
+import {
+  HttpTransport,
+  type PlatformAttemptEvent,
+  type PlatformRequest,
+  type PlatformResponse,
+} from './http-transport.ts';
 import {
   DEFAULT_IDEMPOTENCY_TTL_DAYS,
   type IdempotencyRecords,
@@ -47,7 +52,11 @@ export interface PlatformClientOptions {
   /** Where sent idempotency keys are remembered (F15); default: Redis under keyPrefix. */
   idempotency?: IdempotencyRecords;
   idempotencyTtlDays?: number;
+  /** Told about every HTTP attempt (method, path, status, duration, permit wait): for metrics. */
+  observe?: (event: PlatformAttemptEvent) => void;
 }
+
+export type { PlatformAttemptEvent };
 
 export const DEFAULT_KEY_PREFIX = 'ledgersync:platform';
 export const DEFAULT_REQUEST_TIMEOUT_MS = 65_000;
@@ -79,6 +88,7 @@ function buildClient(options: PlatformClientOptions) {
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     log,
     signal: closing.signal,
+    observe: options.observe,
   });
   const scopes =
     typeof options.scopes === 'string' ? options.scopes.split(/\s+/).filter(Boolean) : options.scopes;

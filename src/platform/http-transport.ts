@@ -40,6 +40,23 @@ export interface TransportOptions {
   log: Logger;
   /** Aborted by close(): waiting and running attempts end. */
   signal: AbortSignal;
+  /** Told about every attempt once it ends (metrics); must not throw or block. */
+  observe?: (event: PlatformAttemptEvent) => void;
+}
+
+/**
+ * One HTTP attempt, for an observer (metrics). `path` is relative to the base URL and carries
+ * no query string; it still holds object ids, so an observer that labels by it must group them.
+ */
+export interface PlatformAttemptEvent {
+  method: string;
+  path: string;
+  /** The HTTP status, or null when no response came (network error, timeout). */
+  status: number | null;
+  /** From sending the request to the end of its response body. */
+  durationMs: number;
+  /** Time spent waiting for a rate-limiter permit before this attempt. */
+  waitMs: number;
 }
 
 /** 429 answers one request accepts before giving up (each one paused every caller first). */
@@ -100,9 +117,12 @@ export class HttpTransport {
       // The token first: a permit is taken only right before its request leaves, because a
       // permit used late is what could crowd a later window (see RateLimiterOptions.margin).
       const token = credential.kind === 'bearer' ? await credential.tokens.get() : null;
+      const waitStart = performance.now();
       await this.options.limiter.acquire();
+      const sentAt = performance.now();
       run.attempts++;
       const outcome = await attempt(this.attemptRequest(prepared, credential, token));
+      this.notify(prepared, outcome, sentAt - waitStart, performance.now() - sentAt);
       if (outcome.kind === 'response') {
         const { response } = outcome;
         if (response.status >= 200 && response.status < 300) {
@@ -135,6 +155,23 @@ export class HttpTransport {
         'platform request failed; retrying',
       );
       await sleep(delayMs, this.options.signal);
+    }
+  }
+
+  /** An observer's failure is its own: it never changes what the request does. */
+  private notify(prepared: Prepared, outcome: AttemptOutcome, waitMs: number, durationMs: number): void {
+    const observe = this.options.observe;
+    if (!observe) return;
+    try {
+      observe({
+        method: prepared.method,
+        path: relativePath(prepared.url, this.options.baseUrl),
+        status: outcome.kind === 'response' ? outcome.response.status : null,
+        durationMs,
+        waitMs,
+      });
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'platform request observer failed');
     }
   }
 
@@ -218,6 +255,13 @@ export class HttpTransport {
     appendQuery(url, query);
     return { url, label: `${url.pathname}${url.search}` };
   }
+}
+
+/** The URL's path under the base path ('/transactions/txn_1'), without its query. */
+function relativePath(url: URL, base: URL): string {
+  const prefix = base.pathname.replace(/\/$/, '');
+  const path = url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname;
+  return path || '/';
 }
 
 function appendQuery(url: URL, query: QueryParams | undefined): void {

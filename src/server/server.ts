@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { DEFAULT_WATCHDOG_LEAD_MS } from '../../jobs/watchdog.ts';
 import { healthRoutes } from './health-routes.ts';
+import { operatorAccess } from './operator-access.ts';
+import { type OperatorOptions, operatorRoutes } from './operator-routes.ts';
 import { type WebhookRouteDeps, webhookRoute } from './webhook-route.ts';
 
 export interface ServerDeps
@@ -15,6 +17,8 @@ export interface ServerDeps
   maxEventAgeMs?: number;
   watchdogLeadMs?: number;
   now?: () => number;
+  /** The operator surface (status page, metrics, queue dashboard); none without it. */
+  operator?: OperatorOptions;
 }
 
 export interface RunningServer {
@@ -32,7 +36,11 @@ export const SERVER_DEFAULTS = {
   maxEventAgeMs: 24 * 3_600_000,
 } as const;
 
-export function buildServer(deps: ServerDeps): FastifyInstance {
+/**
+ * `host` is where the server listens: the operator pages are open without a token only on
+ * loopback. Unknown (a server built for inject()) counts as beyond loopback.
+ */
+export function buildServer(deps: ServerDeps, host?: string): FastifyInstance {
   const app = Fastify({
     logger: false,
     forceCloseConnections: true,
@@ -49,15 +57,31 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
       now: deps.now ?? Date.now,
     }),
   );
+  if (deps.operator) {
+    void app.register(
+      operatorRoutes({
+        sql: deps.sql,
+        queues: deps.queues,
+        connectionId: deps.connectionId,
+        access: operatorAccess(deps.operator.token, host),
+        metrics: deps.operator.metrics,
+        dashboard: deps.operator.dashboard ?? true,
+      }),
+    );
+  }
   return app;
 }
 
-/** The worker's HTTP side: the webhook receiver and health checks. */
+/** The worker's HTTP side: the webhook receiver, health checks and the operator surface. */
 export async function startServer(
   deps: ServerDeps,
   listen: { host: string; port: number },
 ): Promise<RunningServer> {
-  const app = buildServer(deps);
+  if (deps.operator && operatorAccess(deps.operator.token, listen.host).mode === 'closed') {
+    // Config refuses this too; a server built another way must not serve the pages unguarded.
+    throw new Error(`OPERATOR_TOKEN is required when the server listens beyond loopback (${listen.host})`);
+  }
+  const app = buildServer(deps, listen.host);
   await app.listen({ host: listen.host, port: listen.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;

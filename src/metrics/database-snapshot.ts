@@ -1,0 +1,122 @@
+import type { Sql } from 'postgres';
+import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
+
+/** The float8 type oid: bucket bounds are fractional seconds. */
+const FLOAT8 = 701;
+
+export const FAILURE_CATEGORIES = ['user_actionable', 'transient', 'needs_integrator'] as const;
+export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
+
+/** What the outbox holds per kind: results not yet in a batch, and frozen batches not yet acked. */
+export interface OutboxDepth {
+  kind: ObjectKindName;
+  unbatched: number;
+  frozenBatches: number;
+  frozenItems: number;
+}
+
+/** Reported outcomes per kind, as the sync ledger holds them now. */
+export interface LedgerTotals {
+  kind: ObjectKindName;
+  synced: number;
+  rejected: number;
+  failed: Record<FailureCategory, number>;
+}
+
+/** Answered sync-button requests: latency bucket counts (cumulative, per upper bound in seconds). */
+export interface ButtonLatency {
+  buckets: { le: number; count: number }[];
+  count: number;
+  sumSeconds: number;
+  states: Record<'OPEN' | 'ANSWERED' | 'EXPIRED', number>;
+}
+
+export function kindOfSyncType(syncType: string): ObjectKindName | null {
+  return OBJECT_KINDS.find((k) => (KIND_SPECS[k].syncTypes as readonly string[]).includes(syncType)) ?? null;
+}
+
+/** Cheap: both reads use partial indexes (sync_ledger_unbatched, result_batches_frozen). */
+export async function readOutbox(sql: Sql, connectionId: string): Promise<OutboxDepth[]> {
+  const unbatched = await sql<{ syncType: string; n: number }[]>`
+    select sync_type as "syncType", count(*)::int as n from sync_ledger
+    where connection_id = ${connectionId} and batch_id is null and state in ('IN_ERP', 'FAILED')
+    group by sync_type`;
+  const frozen = await sql<{ syncType: string; batches: number; items: number }[]>`
+    select sync_type as "syncType", count(*)::int as batches, coalesce(sum(item_count), 0)::int as items
+    from result_batches where connection_id = ${connectionId} and state = 'FROZEN'
+    group by sync_type`;
+  const depth = new Map(
+    OBJECT_KINDS.map((kind) => [kind, { kind, unbatched: 0, frozenBatches: 0, frozenItems: 0 }]),
+  );
+  for (const row of unbatched) {
+    const entry = depth.get(kindOfSyncType(row.syncType) ?? ('' as ObjectKindName));
+    if (entry) entry.unbatched += row.n;
+  }
+  for (const row of frozen) {
+    const entry = depth.get(kindOfSyncType(row.syncType) ?? ('' as ObjectKindName));
+    if (entry) {
+      entry.frozenBatches += row.batches;
+      entry.frozenItems += row.items;
+    }
+  }
+  return [...depth.values()];
+}
+
+/** Counts over the connection's whole ledger: read less often than the outbox (see metrics.ts). */
+export async function readLedgerTotals(sql: Sql, connectionId: string): Promise<LedgerTotals[]> {
+  const rows = await sql<
+    { syncType: string; synced: number; rejected: number; ua: number; tr: number; ni: number }[]
+  >`
+    select sync_type as "syncType",
+      count(*) filter (where outcome = 'success' and platform_status is distinct from 'REJECTED')::int as synced,
+      count(*) filter (where platform_status = 'REJECTED')::int as rejected,
+      count(*) filter (where outcome = 'failure' and error_category = 'user_actionable')::int as ua,
+      count(*) filter (where outcome = 'failure' and error_category = 'transient')::int as tr,
+      count(*) filter (where outcome = 'failure' and error_category = 'needs_integrator')::int as ni
+    from sync_ledger where connection_id = ${connectionId} and state = 'REPORTED'
+    group by sync_type`;
+  const totals = new Map(
+    OBJECT_KINDS.map((kind) => [
+      kind,
+      { kind, synced: 0, rejected: 0, failed: { user_actionable: 0, transient: 0, needs_integrator: 0 } },
+    ]),
+  );
+  for (const row of rows) {
+    const entry = totals.get(kindOfSyncType(row.syncType) ?? ('' as ObjectKindName));
+    if (!entry) continue;
+    entry.synced += row.synced;
+    entry.rejected += row.rejected;
+    entry.failed.user_actionable += row.ua;
+    entry.failed.transient += row.tr;
+    entry.failed.needs_integrator += row.ni;
+  }
+  return [...totals.values()];
+}
+
+/** Latency = answered_at - requested_at of answered requests; one pass, bucketed in Postgres. */
+export async function readButtonLatency(
+  sql: Sql,
+  connectionId: string,
+  bucketsSeconds: readonly number[],
+): Promise<ButtonLatency> {
+  const bounds = [...bucketsSeconds];
+  const [row] = await sql<{ counts: number[]; count: number; sum: number; open: number; expired: number }[]>`
+    with answered as (
+      select extract(epoch from answered_at - requested_at)::float8 as s from sync_requests
+      where connection_id = ${connectionId} and state = 'ANSWERED' and answered_at is not null
+    )
+    select
+      array(select (select count(*) from answered a where a.s <= le)::int
+            from unnest(${sql.array(bounds, FLOAT8)}::float8[]) with ordinality as b(le, i) order by i) as counts,
+      (select count(*) from answered)::int as count,
+      (select coalesce(sum(s), 0) from answered)::float8 as sum,
+      (select count(*) from sync_requests where connection_id = ${connectionId} and state = 'OPEN')::int as open,
+      (select count(*) from sync_requests where connection_id = ${connectionId} and state = 'EXPIRED')::int as expired`;
+  const counts = row?.counts ?? [];
+  return {
+    buckets: bounds.map((le, i) => ({ le, count: Number(counts[i] ?? 0) })),
+    count: row?.count ?? 0,
+    sumSeconds: Number(row?.sum ?? 0),
+    states: { OPEN: row?.open ?? 0, ANSWERED: row?.count ?? 0, EXPIRED: row?.expired ?? 0 },
+  };
+}

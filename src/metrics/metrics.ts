@@ -1,0 +1,56 @@
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { JobAttemptEvent } from '../../jobs/worker.ts';
+import type { PlatformAttemptEvent } from '../platform/client.ts';
+import { type DatabaseMetricsOptions, databaseMetrics } from './database-metrics.ts';
+import { jobMetrics } from './job-metrics.ts';
+import { platformMetrics } from './platform-metrics.ts';
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** For PlatformClientOptions.observe: one call per HTTP attempt. */
+  observePlatform(event: PlatformAttemptEvent): void;
+  /** For WorkerSettings.observe: one call per finished job attempt. */
+  observeJob(event: JobAttemptEvent): void;
+  /**
+   * Adds the Postgres-backed series (outbox, reported outcomes, sync button), read when scraped.
+   * Once: the worker knows its connection only after the platform client exists.
+   */
+  watchDatabase(options: DatabaseMetricsOptions): void;
+  /** The exposition text and its content type, for GET /metrics. */
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
+export interface MetricsOptions {
+  /** The Postgres-backed series (outbox, reported outcomes, sync button); off without it. */
+  database?: DatabaseMetricsOptions;
+  /** Node.js process series (CPU, memory, event loop), prefixed ledgersync_. Default on. */
+  processMetrics?: boolean;
+}
+
+/**
+ * The process's metrics: one registry (not prom-client's global one), fed by observers the
+ * platform client and the workers call, and by Postgres reads when scraped. Domain code only
+ * sees the observer functions; prom-client stays in this folder.
+ */
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'ledgersync_' });
+  const observePlatform = platformMetrics(registry);
+  const observeJob = jobMetrics(registry);
+  let watching = false;
+  const watchDatabase = (database: DatabaseMetricsOptions) => {
+    if (watching) throw new Error('the database series are already registered');
+    watching = true;
+    databaseMetrics(registry, database);
+  };
+  if (options.database) watchDatabase(options.database);
+  return {
+    registry,
+    observePlatform,
+    observeJob,
+    watchDatabase,
+    async render() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** The browser pages' session cookie, set by GET /login. */
+export const OPERATOR_COOKIE = 'ledgersync_operator';
+
+/**
+ * open: loopback only and no OPERATOR_TOKEN, the pages need nothing. token: a request must carry
+ * the token (Authorization: Bearer, or the cookie). closed: beyond loopback without a token,
+ * nothing is served (config refuses this; the server fails closed anyway).
+ */
+export type AccessMode = 'open' | 'token' | 'closed';
+
+export interface OperatorAccess {
+  mode: AccessMode;
+  /** True when the candidate is the operator token (constant time). */
+  tokenMatches(candidate: string | undefined): boolean;
+  /** How the request proves itself: null when it does not. */
+  credentialOf(request: FastifyRequest): 'open' | 'bearer' | 'cookie' | null;
+  /** The cookie value a successful login sets: derived from the token, never the token itself. */
+  sessionValue(): string;
+}
+
+const LOOPBACK = new Set(['localhost', '::1', '[::1]', '::ffff:127.0.0.1']);
+
+export function isLoopback(host: string | undefined): boolean {
+  if (!host) return false;
+  return LOOPBACK.has(host) || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Hashing first gives equal lengths, so timingSafeEqual never reveals the token's length. */
+function sameSecret(a: string, b: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+export function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function bearerOf(request: FastifyRequest): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+export function operatorAccess(token: string | undefined, host: string | undefined): OperatorAccess {
+  const mode: AccessMode = token ? 'token' : isLoopback(host) ? 'open' : 'closed';
+  // A login cookie that only this token produces; stealing it never yields the token.
+  const session = token
+    ? createHmac('sha256', token).update('ledgersync operator session').digest('hex')
+    : '';
+  const tokenMatches = (candidate: string | undefined) =>
+    Boolean(token) && candidate !== undefined && sameSecret(candidate, token!);
+  return {
+    mode,
+    tokenMatches,
+    sessionValue: () => session,
+    credentialOf(request) {
+      if (mode === 'open') return 'open';
+      if (mode === 'closed') return null;
+      if (tokenMatches(bearerOf(request))) return 'bearer';
+      const cookie = cookieOf(request, OPERATOR_COOKIE);
+      if (cookie !== undefined && sameSecret(cookie, session)) return 'cookie';
+      return null;
+    },
+  };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A cookie-authenticated change (Bull Board's retry, clean, ...) must come from our own pages. */
+function crossSiteWrite(request: FastifyRequest): boolean {
+  if (SAFE_METHODS.has(request.method)) return false;
+  if (request.headers['sec-fetch-site'] === 'cross-site') return true;
+  const origin = request.headers.origin;
+  if (!origin) return false;
+  try {
+    return new URL(origin).host !== request.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+/** onRequest hook for every operator route: 401 without the token, 403 for a cross-site write. */
+export function requireOperator(access: OperatorAccess, signInPage: (next: string) => string) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const credential = access.credentialOf(request);
+    if (credential === 'cookie' && crossSiteWrite(request)) {
+      return reply.code(403).send({ error: 'cross-site request refused' });
+    }
+    if (credential) return;
+    reply
+      .code(401)
+      .header('www-authenticate', 'Bearer realm="ledgersync"')
+      .header('cache-control', 'no-store');
+    const wantsHtml = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+    if (wantsHtml && access.mode === 'token') {
+      return reply.type('text/html; charset=utf-8').send(signInPage(request.url));
+    }
+    return reply.send({ error: 'operator token required' });
+  };
+}
