@@ -84,8 +84,12 @@ export async function freezeAndSend(
   waiting.forEach((count, i) => {
     if (count >= (options.minItems ?? 1)) lastDue = i;
   });
-  for (const syncType of syncTypes.slice(0, lastDue + 1)) {
-    for (;;) {
+  for (const [i, syncType] of syncTypes.slice(0, lastDue + 1).entries()) {
+    // The due type freezes whole batches only, leaving a remainder below minItems for later;
+    // the types before it are flushed entirely (their rows must reach the platform first).
+    let left = waiting[i] ?? 0;
+    const keepBelow = i === lastDue ? (options.minItems ?? 1) : 1;
+    while (left >= keepBelow) {
       const batch = await freezeBatch(context.sql, {
         connectionId: context.connectionId,
         syncType,
@@ -93,6 +97,7 @@ export async function freezeAndSend(
         max: RESULT_BATCH_MAX,
       });
       if (!batch) break;
+      left -= batch.itemCount;
     }
   }
   return sendFrozen(context, {
