@@ -1,0 +1,72 @@
+import postgres, { type Sql } from 'postgres';
+import { createErp, type ErpAdapter } from '../../src/erp/index.ts';
+import { createLogger, type Logger } from '../../src/log.ts';
+import { createPlatformClient, type PlatformClient } from '../../src/platform/client.ts';
+import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
+import { syncPlatformFrom } from '../../src/sync/objects/platform-adapter.ts';
+import type { SyncPlatform } from '../../src/sync/objects/platform-port.ts';
+import { timedErp, timedPlatform, timedSql } from './instrument.ts';
+import { Meter } from './meter.ts';
+import { rangeSlicedPlatform } from './range-slices.ts';
+import type { WorkerConfig } from './worker-config.ts';
+
+export const BENCH_SCOPES =
+  'accounting:read accounting:write transactions:read reimbursements:read transfers:read cashbacks:read bills:read entities:read';
+
+export interface WorkerDeps {
+  sql: Sql;
+  erp: ErpAdapter;
+  client: PlatformClient;
+  syncPlatform: SyncPlatform;
+  log: Logger;
+  meter: Meter;
+  close(): Promise<void>;
+}
+
+/** The worker's pool, ERP, platform client and port, each timed into one meter. */
+export function workerDeps(config: WorkerConfig): WorkerDeps {
+  const meter = new Meter();
+  const log = createLogger({
+    level: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    pretty: false,
+    destination: process.stderr,
+  });
+  const raw = postgres(config.databaseUrl, {
+    max: 8,
+    onnotice: () => {},
+    connection: { search_path: config.schema },
+  });
+  const sql = timedSql(raw, meter);
+  const client = createPlatformClient({
+    baseUrl: config.apiUrl,
+    clientId: DEFAULT_CLIENT.client_id,
+    clientSecret: DEFAULT_CLIENT.client_secret,
+    scopes: BENCH_SCOPES,
+    redis: config.redisUrl,
+    keyPrefix: config.redisPrefix,
+    ...(config.limiter ? { limiter: config.limiter } : {}),
+    log,
+  });
+  // The ERP's statements are timed apart from the pipeline's own (same pool, another label).
+  const erpSql = timedSql(raw, meter, 'erp sql');
+  const erp = timedErp(
+    createErp({ kind: 'ledger', sql: erpSql, schema: config.ledgerSchema }, { log }),
+    meter,
+  );
+  const product = syncPlatformFrom(client);
+  const range = config.sync?.sliceRange;
+  const syncPlatform = timedPlatform(range ? rangeSlicedPlatform(product, client, range) : product, meter);
+  return {
+    sql,
+    erp,
+    client,
+    syncPlatform,
+    log,
+    meter,
+    async close() {
+      await erp.close();
+      await client.close();
+      await raw.end({ timeout: 5 });
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * The benchmark suite: `npm run bench` (full) or `npm run bench -- --quick` (scaled down, under
+ * 3 minutes). Each scenario runs the stub as a separate process, the built-in ledger as the ERP
+ * and the worker in a child process, in its own schemas and Redis prefix. Prints a table and
+ * writes bench/results/latest.json and bench/results/<ISO date>.json.
+ *   --quick             scaled-down counts (says "quick" in the JSON)
+ *   --only 1,3          run these scenarios only
+ *   --profile           CPU-profile the worker of every scenario (always done where it matters)
+ *   --keep              keep schemas and Redis keys afterwards
+ *   --slices N --read-ahead N   override the tuned values of scenarios 1 and 3
+ *   --page-concurrency N  pages the pipeline writes at once (scenarios 1, 2, 3, 5; default: its own)
+ *   --memory-objects N  objects of scenario 5 (full run default 500,000: 1,000,000 took over 11
+ *                       minutes on the 2-core development machine)
+ */
+import { parseArgs } from 'node:util';
+import { openBenchServices } from './lib/context.ts';
+import { describeMachine, machineLine } from './lib/machine.ts';
+import { type BenchReport, writeReport } from './lib/report.ts';
+import { failed, type ScenarioResult } from './lib/result.ts';
+import { missedLines, resultsTable } from './lib/table.ts';
+import { SCENARIOS } from './scenarios/index.ts';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+    slices: { type: 'string' },
+    'read-ahead': { type: 'string' },
+    'page-concurrency': { type: 'string' },
+    'memory-objects': { type: 'string' },
+  },
+  strict: true,
+});
+const only = values.only ? new Set(values.only.split(',').map((s) => Number(s.trim()))) : null;
+const tuning = {
+  slices: values.slices === undefined ? undefined : Number(values.slices),
+  readAhead: values['read-ahead'] === undefined ? undefined : Number(values['read-ahead']),
+  pageConcurrency: values['page-concurrency'] === undefined ? undefined : Number(values['page-concurrency']),
+  memoryObjects: values['memory-objects'] === undefined ? undefined : Number(values['memory-objects']),
+};
+const machine = describeMachine();
+const startedAt = new Date();
+const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+say(`${values.quick ? 'quick' : 'full'} run on ${machineLine(machine)}`);
+const services = await openBenchServices({
+  quick: values.quick,
+  profileAll: values.profile,
+  keep: values.keep,
+});
+const results: ScenarioResult[] = [];
+try {
+  for (const scenario of SCENARIOS) {
+    if (only && !only.has(scenario.id)) continue;
+    say(`scenario ${scenario.id}: ${scenario.title} ...`);
+    const t0 = Date.now();
+    let produced: ScenarioResult[];
+    try {
+      produced = [await scenario.run(services.context, tuning)].flat();
+    } catch (error) {
+      produced = [failed(String(scenario.id), scenario.title, error, Date.now() - t0)];
+    }
+    results.push(...produced);
+    for (const r of produced)
+      say(`scenario ${r.id}: ${r.verdict} (${Math.round(r.durationMs / 1000)} s) ${r.figures}`);
+  }
+} finally {
+  await services.close();
+}
+
+const report: BenchReport = {
+  mode: values.quick ? 'quick' : 'full',
+  command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+  startedAt: startedAt.toISOString(),
+  finishedAt: new Date().toISOString(),
+  machine,
+  caveat:
+    'Measured on a shared machine while other work ran (see machine.loadAverageAtStart); figures are noisy.',
+  table: resultsTable(results),
+  missed: missedLines(results),
+  scenarios: results,
+};
+const files = await writeReport(report);
+process.stdout.write(`\n${report.table}\n\n`);
+for (const line of report.missed) process.stdout.write(`- ${line}\n`);
+process.stdout.write(`\n${machineLine(machine)}; ${report.mode} run; written to ${files.join(', ')}\n`);
+process.exit(results.some((r) => r.verdict === 'error') ? 1 : 0);
