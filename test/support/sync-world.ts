@@ -10,6 +10,7 @@ import { syncPlatformFrom } from '../../src/sync/objects/platform-adapter.ts';
 import type { SyncPlatform } from '../../src/sync/objects/platform-port.ts';
 import { type TestDatabase, useTestDatabase } from './db.ts';
 import { useTestRedis } from './redis.ts';
+import { stubControl } from './stub-control.ts';
 
 export interface SyncWorld {
   db: TestDatabase;
@@ -40,16 +41,7 @@ export function useSyncWorld(
   let erp: ErpAdapter | undefined;
   let connectionId = '';
 
-  const control = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${stub!.url}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-    return (text ? JSON.parse(text) : null) as T;
-  };
+  const control = stubControl(() => stub!.url);
 
   beforeAll(async () => {
     await seedLedger(db.sql, ledgerSchema, { preset: 'small', seed: 3 });

@@ -9,6 +9,7 @@ import { syncPlatformFrom } from '../../../src/sync/objects/platform-adapter.ts'
 import type { SyncPlatform } from '../../../src/sync/objects/platform-port.ts';
 import { type TestDatabase, useTestDatabase } from '../db.ts';
 import { type TestRedis, useTestRedis } from '../redis.ts';
+import { stubControl } from '../stub-control.ts';
 import { readTrytonBooks, type TrytonBooks } from './fixture.ts';
 import { useTryton } from './use-tryton.ts';
 
@@ -46,16 +47,7 @@ export function useTrytonSyncWorld(): TrytonSyncWorld {
   let books: TrytonBooks | undefined;
   let connectionId = '';
 
-  const control = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${stub!.url}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-    return (text ? JSON.parse(text) : null) as T;
-  };
+  const control = stubControl(() => stub!.url);
 
   beforeAll(async () => {
     books = await readTrytonBooks(tryton.connection);
