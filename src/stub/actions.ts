@@ -93,11 +93,12 @@ export function pressSyncButton(state: StubState, kind: ObjectKind, ids: string[
     extras.syncRequestId = request.id;
     extras.requestedAt = now;
   }
-  state.webhooks.emit(`${kindPath(kind)}.sync_requested`, {
-    id: request.id,
-    sync_request_id: request.id,
-    object_type: kind.toUpperCase(),
-  });
+  // The event is stamped with the press itself, so created_at + 5 minutes is the request's deadline.
+  state.webhooks.emit(
+    `${kindPath(kind)}.sync_requested`,
+    { id: request.id, sync_request_id: request.id, object_type: kind.toUpperCase() },
+    now,
+  );
   return syncRequestJson(request, (k, i) => state.world.idOf(k, i));
 }
 

@@ -74,11 +74,12 @@ export class WebhookHub {
   }
 
   /** Emits an event to every active subscription of its type; returns the event. */
-  emit(type: string, object: WebhookEvent['object']): WebhookEvent {
+  /** `at`: when what the event reports happened (default: now), so its created_at matches it. */
+  emit(type: string, object: WebhookEvent['object'], at: number = this.deps.now()): WebhookEvent {
     const event: WebhookEvent = {
       id: randomUUID(),
       type,
-      created_at: new Date(this.deps.now()).toISOString(),
+      created_at: new Date(at).toISOString(),
       business_id: this.deps.businessId(),
       object,
     };
