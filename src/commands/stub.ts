@@ -15,8 +15,16 @@ export function registerStubCommand(program: Command, defaultPort: () => number)
     .description('run the built-in svc platform stub in the foreground (docs/stub.md)')
     .option('--port <n>', 'port to listen on (0 = any free port)', port)
     .option('--host <address>', 'address to bind', '127.0.0.1')
-    .action(async (options: { port?: number; host: string }) => {
-      await runStubCommand({ port: options.port ?? defaultPort(), host: options.host });
+    .option(
+      '--published-answers',
+      'answer sync posts 201 {sync_id} only, as the published platform does (docs/platform.md F33)',
+    )
+    .action(async (options: { port?: number; host: string; publishedAnswers?: boolean }) => {
+      await runStubCommand({
+        port: options.port ?? defaultPort(),
+        host: options.host,
+        publishedAnswers: options.publishedAnswers === true,
+      });
       process.exit(0);
     });
 }

@@ -93,8 +93,11 @@ export class HttpTransport {
   /** A JSON request authorised by the bearer token. */
   request(request: PlatformRequest, tokens: TokenCache): Promise<PlatformResponse> {
     const prepared: Prepared = { method: request.method, ...this.resolve(request.path, request.query) };
-    if (request.body !== undefined) {
-      prepared.body = JSON.stringify(request.body);
+    // docs/platform.md F29: the live service answers a write with no body 400 DEVELOPER_7011, so
+    // every write carries JSON, `{}` where it has nothing else to say.
+    const body = request.body === undefined && request.method !== 'GET' ? {} : request.body;
+    if (body !== undefined) {
+      prepared.body = JSON.stringify(body);
       prepared.contentType = 'application/json';
     }
     return this.execute(prepared, { kind: 'bearer', tokens });

@@ -90,11 +90,17 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
 }
 
 /**
- * `ledgersync stub [--port N] [--host H]`: runs in the foreground until SIGINT or SIGTERM.
- * Resolves once the server is closed.
+ * `ledgersync stub [--port N] [--host H] [--published-answers]`: runs in the foreground until
+ * SIGINT or SIGTERM. Resolves once the server is closed.
  */
-export async function runStubCommand(options: { port?: number; host?: string } = {}): Promise<void> {
-  const stub = await startStub({ port: options.port ?? 4010, host: options.host });
+export async function runStubCommand(
+  options: { port?: number; host?: string; publishedAnswers?: boolean } = {},
+): Promise<void> {
+  const stub = await startStub({
+    port: options.port ?? 4010,
+    host: options.host,
+    config: { publishedAnswers: options.publishedAnswers === true },
+  });
   // Handlers first, then the line: whoever waits for the line may signal at once.
   const stopped = new Promise<void>((resolve) => {
     const stop = () => {

@@ -3,7 +3,7 @@ import { startStub } from './index.ts';
 
 /**
  * Separate-process entry for benchmarks: `tsx src/stub/main.ts --port 0 --rate-max 200
- * --rate-window-ms 10000 --latency-ms 0`. Prints one JSON line `{"url", "apiUrl"}` once
+ * --rate-window-ms 10000 --latency-ms 0 [--published-answers]`. Prints one JSON line `{"url", "apiUrl"}` once
  * listening; stops on SIGINT/SIGTERM. `--rate-max 0` turns the rate limit off.
  */
 const { values } = parseArgs({
@@ -13,6 +13,8 @@ const { values } = parseArgs({
     'rate-max': { type: 'string' },
     'rate-window-ms': { type: 'string' },
     'latency-ms': { type: 'string' },
+    /** docs/platform.md F33: POST /accounting/syncs answers `{sync_id}` only. */
+    'published-answers': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -34,6 +36,7 @@ const stub = await startStub({
   host: values.host,
   rateLimit: rateMax === 0 ? false : { max: rateMax ?? 200, windowMs: rateWindow ?? 10_000 },
   latencyMs: num(values['latency-ms'], 'latency-ms') ?? 0,
+  config: { publishedAnswers: values['published-answers'] },
 });
 const stop = () => {
   void stub.close().then(() => process.exit(0));

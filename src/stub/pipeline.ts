@@ -9,8 +9,9 @@ import { type StubState, sweepSyncWindow } from './state.ts';
 /**
  * One platform request, in the order the live service applies its rules: count the arrival and
  * check the per-IP rate limit (F3), apply injected faults and latency (a request past the timeout
- * answers 504, F2), authenticate (F1), parse the body (7011), check the scope, run the handler,
- * then answer, or apply and drop the connection when a fault says so.
+ * answers 504, F2), authenticate (F1), parse the body (7011; a write without any body is 7011
+ * too, docs/platform.md F29), check the scope, run the handler, then answer, or apply and drop
+ * the connection when a fault says so.
  */
 
 interface Arrival {
@@ -137,6 +138,10 @@ async function runRoute(
   try {
     if (def.scope !== null) ctx.auth = state.auth.authenticate(req.headers.authorization);
     const parsed = parseBody(raw, req.headers['content-type'], def.allowForm === true);
+    // docs/platform.md F29: a write with no body at all is 400 DEVELOPER_7011 (`{}` passes).
+    if (parsed.kind === 'empty' && arrival.method !== 'GET') {
+      throw new ApiError('DEVELOPER_7011', `${arrival.method} needs a JSON body ({} at least)`);
+    }
     ctx.body = parsed.value;
     ctx.bodyKind = parsed.kind;
     if (ctx.auth && def.scope !== null) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Entity } from '../platform/schemas/entities.ts';
 import { OBJECT_KINDS, type ObjectKind, prefixForSeed } from './core/ids.ts';
 import { hashInts, seedToInt } from './core/prng.ts';
+import type { BankAccount, Entity, EntityAccount } from './schemas/entities.ts';
 import {
   type ChartSnapshot,
   DEFAULT_CHART,
@@ -206,11 +206,18 @@ function billInit(seed: number, request: SeedRequest) {
   };
 }
 
+/**
+ * Entities with both shapes of docs/platform.md F27: the platform guide's `name`,
+ * `payment_accounts[]` and `bank_accounts[]`, and the published `entity_name`, `accounts[]` (one
+ * per bank account, `bank_account_id` = the bank account's id, usage_type BILL_PAY_BANK_ACCOUNT
+ * for the bill-pay account and CASH_ACCOUNT for the operating one) and `location_ids`.
+ */
 function makeEntities(world: World, count: number): Entity[] {
+  const created = new Date(timeOf('transaction', 0) - 90 * 86_400_000).toISOString();
   return Array.from({ length: count }, (_, n) => {
     const currency = ENTITY_CURRENCIES[n % ENTITY_CURRENCIES.length]!;
     const name = ENTITY_NAMES[n % ENTITY_NAMES.length]! + (n >= ENTITY_NAMES.length ? ` ${n}` : '');
-    const bank: Entity['bank_accounts'] = [
+    const bank: BankAccount[] = [
       {
         id: world.auxId('account', 1000 + n * 4),
         account_name: `${name} operating`,
@@ -229,12 +236,27 @@ function makeEntities(world: World, count: number): Entity[] {
         usage_type: 'BILL_PAY_BANK_ACCOUNT',
       });
     }
+    const accounts = bank.map(
+      (b, k): EntityAccount => ({
+        internal_id: world.auxId('provider_account', n * 4 + k),
+        bank_account_id: b.id,
+        classification: 'ASSET',
+        created_at: created,
+        external_id: `${1000 + n * 10 + k}`,
+        external_name: b.account_name,
+        // The operating account is the published CASH_ACCOUNT; bill pay keeps its name.
+        usage_type: b.usage_type === 'OPERATING' ? 'CASH_ACCOUNT' : b.usage_type,
+      }),
+    );
     return {
       id: world.auxId('entity', n),
+      entity_name: name,
       name,
       currency,
       is_primary: n === 0,
       is_active: true,
+      accounts,
+      location_ids: [world.auxId('location', n)],
       payment_accounts: [
         {
           id: world.auxId('account', 1002 + n * 4),

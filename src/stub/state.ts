@@ -29,6 +29,11 @@ export interface StubConfig {
   webhookTimeoutMs: number;
   /** Spec 001: requested rows not posted within 5 minutes are marked failed. */
   syncWindowMs: number;
+  /**
+   * docs/platform.md F33: answer POST /accounting/syncs with the published reference's
+   * `201 {sync_id}` only, without the platform guide's per-item `results` (effects unchanged).
+   */
+  publishedAnswers: boolean;
 }
 
 export const DEFAULT_CONFIG: StubConfig = {
@@ -39,6 +44,7 @@ export const DEFAULT_CONFIG: StubConfig = {
   webhookMaxRetries: 10,
   webhookTimeoutMs: 10_000,
   syncWindowMs: 5 * 60_000,
+  publishedAnswers: false,
 };
 
 /** The whole in-memory platform: everything a route reads or changes. */

@@ -18,6 +18,9 @@ export interface Subscription {
   secret: string;
   challenge: string;
   created_at: string;
+  /** Published reference (docs/platform.md F20, F32): the business and the last change. */
+  business_id: string;
+  updated_at: string;
 }
 
 export interface DeliveryRecord {
@@ -67,6 +70,8 @@ export class WebhookHub {
       secret: `whsec_${randomBytes(24).toString('hex')}`,
       challenge: randomBytes(16).toString('hex'),
       created_at: createdAt,
+      business_id: this.deps.businessId(),
+      updated_at: createdAt,
     };
     this.subscriptions.set(sub.id, sub);
     this.send(sub, `challenge-${sub.id}`, 'webhooks.challenge', { challenge: sub.challenge }, 1);

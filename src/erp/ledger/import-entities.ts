@@ -1,12 +1,14 @@
 import type { Sql } from 'postgres';
+import { currencyExponent } from '../../money.ts';
 import type { Entity } from '../../platform/schemas/entities.ts';
-import { currencyExponent } from '../../sync/map/money.ts';
 import { LedgerChartWriter } from './chart-write.ts';
 
 /**
  * Opens books in the built-in ledger for the platform's entities (subsidiaries), each in its own
  * currency: the step an integrator does once per customer, so postings for an entity land in
- * its books. Existing entities are kept; returns how many were added.
+ * its books. Existing entities are kept; returns how many were added. An entity whose currency
+ * the platform does not say gets no books (guessing one would post into the wrong currency):
+ * its objects then fail with "Entity … has no books", which names it.
  */
 export function importPlatformEntities(
   sql: Sql,
@@ -14,11 +16,17 @@ export function importPlatformEntities(
   entities: readonly Entity[],
 ): Promise<number> {
   return new LedgerChartWriter(sql, schema).entities(
-    entities.map((e) => ({
-      id: e.id,
-      name: e.name,
-      currency: { code: e.currency.toUpperCase(), exponent: currencyExponent(e.currency) },
-      isDefault: false,
-    })),
+    entities.flatMap((e) =>
+      e.currency
+        ? [
+            {
+              id: e.id,
+              name: e.name,
+              currency: { code: e.currency, exponent: currencyExponent(e.currency) },
+              isDefault: false,
+            },
+          ]
+        : [],
+    ),
   );
 }

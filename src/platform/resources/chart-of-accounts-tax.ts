@@ -14,19 +14,32 @@ import {
   fetchOne,
   listing,
   type ResourceContext,
+  segment,
   type Uploaded,
   upload,
+  withTarget,
 } from './context.ts';
 
 type In<S extends z.ZodType> = z.input<S>;
 
 /**
- * Tax (PLATFORM-FACTS F13), part of the chart of accounts: rates first (they name a GL account),
- * then the connection's tax code field, then its options (which name rates). Rates may be
- * negative (reverse charge).
+ * Tax (docs/platform.md F13, F31), part of the chart of accounts: rates first (they name a GL
+ * account), then the connection's tax code field, then its options (which name rates by remote
+ * id). Rates may be negative (reverse charge). Deletes carry the target in a JSON body (F29).
  */
 export function taxResource(ctx: ResourceContext) {
+  const remove = async (path: string, target?: ConnectionTarget): Promise<void> => {
+    await ctx.send({ method: 'DELETE', path, body: withTarget({}, target) });
+  };
   return {
+    /** F31: DELETE /accounting/tax/rates/{svc_id} deactivates a rate. */
+    deleteTaxRate(svcId: string, target?: ConnectionTarget): Promise<void> {
+      return remove(`/accounting/tax/rates/${segment(svcId)}`, target);
+    },
+    /** F31: DELETE /accounting/tax/code/options/{svc_id} deactivates an option. */
+    deleteTaxCodeOption(svcId: string, target?: ConnectionTarget): Promise<void> {
+      return remove(`/accounting/tax/code/options/${segment(svcId)}`, target);
+    },
     async uploadTaxRates(body: In<typeof UploadTaxRatesRequest>): Promise<Uploaded<TaxRate>> {
       checkBody(UploadTaxRatesRequest, body, 'POST /accounting/tax/rates');
       return upload(ctx, '/accounting/tax/rates', body, 'tax_rates', TaxRate, 'tax rate');

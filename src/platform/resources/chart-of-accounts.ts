@@ -28,25 +28,25 @@ import {
   listing,
   type ResourceContext,
   segment,
-  targetQuery,
   type Uploaded,
   upload,
+  withTarget,
 } from './context.ts';
 
 type In<S extends z.ZodType> = z.input<S>;
 
 /**
- * Chart-of-accounts uploads and their upkeep (PLATFORM-FACTS F8-F13; spec 001 "Accounting").
+ * Chart-of-accounts uploads and their upkeep (docs/platform.md F8–F13, F29–F31).
  * Uploads are insert-only and all-or-nothing, 1..500 items (F12: an existing remote id is a
  * DuplicateUploadError); changes go by svc_id through PATCH / PUT, removal through DELETE.
- * Every call takes an optional accounting_connection_id (uploads in the body, the rest in the
- * query), to work on an inactive connection during a migration.
+ * Every call takes an optional accounting_connection_id, to work on an inactive connection during
+ * a migration: writes carry it in the JSON body (docs/platform.md F29), lists in the query.
  */
 export function chartOfAccountsResource(ctx: ResourceContext) {
-  const patch = <T>(path: string, body: unknown, schema: z.ZodType<T>, target?: ConnectionTarget) =>
-    fetchOne(ctx, { method: 'PATCH', path, body, query: targetQuery(target) }, schema);
+  const patch = <T>(path: string, body: object, schema: z.ZodType<T>, target?: ConnectionTarget) =>
+    fetchOne(ctx, { method: 'PATCH', path, body: withTarget(body, target) }, schema);
   const remove = async (path: string, target?: ConnectionTarget): Promise<void> => {
-    await ctx.send({ method: 'DELETE', path, query: targetQuery(target) });
+    await ctx.send({ method: 'DELETE', path, body: withTarget({}, target) });
   };
 
   return {
@@ -60,7 +60,7 @@ export function chartOfAccountsResource(ctx: ResourceContext) {
     },
     async patchGlAccount(svcId: string, body: In<typeof PatchGlAccountRequest>, target?: ConnectionTarget) {
       const path = `/accounting/accounts/${segment(svcId)}`;
-      checkBody(PatchGlAccountRequest, body, `PATCH ${path}`);
+      checkBody(PatchGlAccountRequest, withTarget(body, target), `PATCH ${path}`);
       return patch(path, body, GlAccount, target);
     },
     deleteGlAccount(svcId: string, target?: ConnectionTarget): Promise<void> {
@@ -82,7 +82,7 @@ export function chartOfAccountsResource(ctx: ResourceContext) {
       target?: ConnectionTarget,
     ): Promise<Field> {
       const path = `/accounting/fields/${segment(svcId)}`;
-      checkBody(PatchFieldRequest, body, `PATCH ${path}`);
+      checkBody(PatchFieldRequest, withTarget(body, target), `PATCH ${path}`);
       return patch(path, body, Field, target);
     },
     deleteField(svcId: string, target?: ConnectionTarget): Promise<void> {
@@ -108,7 +108,7 @@ export function chartOfAccountsResource(ctx: ResourceContext) {
       target?: ConnectionTarget,
     ) {
       const path = `/accounting/field-options/${segment(svcId)}`;
-      checkBody(PatchFieldOptionRequest, body, `PATCH ${path}`);
+      checkBody(PatchFieldOptionRequest, withTarget(body, target), `PATCH ${path}`);
       return patch(path, body, FieldOption, target);
     },
     async putFieldOption(
@@ -117,8 +117,8 @@ export function chartOfAccountsResource(ctx: ResourceContext) {
       target?: ConnectionTarget,
     ): Promise<FieldOption> {
       const path = `/accounting/field-options/${segment(svcId)}`;
-      checkBody(PutFieldOptionRequest, body, `PUT ${path}`);
-      return fetchOne(ctx, { method: 'PUT', path, body, query: targetQuery(target) }, FieldOption);
+      checkBody(PutFieldOptionRequest, withTarget(body, target), `PUT ${path}`);
+      return fetchOne(ctx, { method: 'PUT', path, body: withTarget(body, target) }, FieldOption);
     },
     deleteFieldOption(svcId: string, target?: ConnectionTarget): Promise<void> {
       return remove(`/accounting/field-options/${segment(svcId)}`, target);
@@ -138,7 +138,7 @@ export function chartOfAccountsResource(ctx: ResourceContext) {
       target?: ConnectionTarget,
     ) {
       const path = `/accounting/vendors/${segment(svcId)}`;
-      checkBody(PatchAccountingVendorRequest, body, `PATCH ${path}`);
+      checkBody(PatchAccountingVendorRequest, withTarget(body, target), `PATCH ${path}`);
       return patch(path, body, AccountingVendor, target);
     },
     deleteVendor(svcId: string, target?: ConnectionTarget): Promise<void> {

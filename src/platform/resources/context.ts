@@ -95,9 +95,15 @@ export function segment(id: string): string {
   return encodeURIComponent(id);
 }
 
-/** The target as a query (PATCH, PUT, DELETE and GET carry it in the query string). */
-export function targetQuery(target: ConnectionTarget | undefined): QueryParams | undefined {
+/**
+ * A write body with the target connection in it: PATCH, PUT and DELETE carry
+ * `accounting_connection_id` in the JSON body, not the query (docs/platform.md F29).
+ */
+export function withTarget<B extends object>(
+  body: B,
+  target: ConnectionTarget | undefined,
+): B & ConnectionTarget {
   return target?.accounting_connection_id
-    ? { accounting_connection_id: target.accounting_connection_id }
-    : undefined;
+    ? { ...body, accounting_connection_id: target.accounting_connection_id }
+    : body;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type ItemResult, parseBody, parseItems } from '../parse.ts';
+import { type ItemResult, parseItems } from '../parse.ts';
+import { MERCHANT_FIELD_EXTERNAL_ID } from '../schemas/objects.ts';
 import {
   CodingRequest,
   CodingResponse,
@@ -9,15 +10,21 @@ import {
 } from '../schemas/syncs.ts';
 import { checkBody, fetchOne, type ResourceContext } from './context.ts';
 
-/** A sync answer with each result parsed on its own (one odd result never hides the others). */
+/**
+ * A sync answer with each result parsed on its own (one odd result never hides the others).
+ * `results` is empty when the platform sent none: the published answer is `201 {sync_id}` only,
+ * which means every item was applied (docs/platform.md F33).
+ */
 export interface SyncAnswer {
-  sync_id: string;
+  sync_id: string | null;
   sync_request_id: string | null;
   results: ItemResult<SyncResult>[];
+  /** False when the answer carried no per-item results (F33). */
+  itemResults: boolean;
 }
 
 /**
- * Outcome of POST /accounting/syncs (PLATFORM-FACTS F14, F15):
+ * Outcome of POST /accounting/syncs (docs/platform.md F14, F15, F33):
  * - `alreadyApplied: false`: the platform answered this post (a replay of the first answer
  *   included).
  * - `alreadyApplied: true`: an earlier post of this very body under this key took effect;
@@ -40,7 +47,7 @@ export function syncsResource(ctx: ResourceContext) {
       checkBody(SyncRequest, body, `POST ${path}`);
       const result = await ctx.sendIdempotent(body.idempotency_key, { method: 'POST', path, body });
       if (result.alreadyApplied && result.body === null) return { alreadyApplied: true, answer: null };
-      const answer = parseSyncAnswer(result.body, result.traceId);
+      const answer = parseSyncAnswer(result.body);
       return result.alreadyApplied ? { alreadyApplied: true, answer } : { alreadyApplied: false, answer };
     },
 
@@ -48,6 +55,11 @@ export function syncsResource(ctx: ResourceContext) {
     async code(body: z.input<typeof CodingRequest>): Promise<CodingResponse> {
       checkBody(CodingRequest, body, 'POST /accounting/codings');
       return fetchOne(ctx, { method: 'POST', path: '/accounting/codings', body }, CodingResponse);
+    },
+
+    /** F18: codes a transaction to the accounting vendor with this ERP remote id. */
+    codeTransactionVendor(transactionId: string, vendorRemoteId: string): Promise<CodingResponse> {
+      return this.code(vendorCodingBody(transactionId, vendorRemoteId));
     },
 
     /** F19: marks up to 500 objects ready to sync (204). */
@@ -60,18 +72,42 @@ export function syncsResource(ctx: ResourceContext) {
 
 export type SyncsResource = ReturnType<typeof syncsResource>;
 
-/** The answer's envelope; its results are parsed one by one. */
+/**
+ * The one place the codings body is built (docs/platform.md F35): the endpoint is beta and its
+ * published write-ups differ (`accounting_field_selections` with remote ids here, F18;
+ * `accounting_coding_selections` with platform ids elsewhere), so a change is one line here.
+ */
+export function vendorCodingBody(
+  transactionId: string,
+  vendorRemoteId: string,
+): z.input<typeof CodingRequest> {
+  return {
+    object_type: 'TRANSACTION',
+    object_id: transactionId,
+    accounting_field_selections: [
+      { field_external_id: MERCHANT_FIELD_EXTERNAL_ID, field_option_external_id: vendorRemoteId },
+    ],
+  };
+}
+
+/**
+ * The answer's envelope, read tolerantly: a 2xx to a sync post means the platform applied it
+ * (F14, F33), so the answer is never refused for its shape. Refusing it would leave the batch
+ * unacknowledged and resent under the same key on every later run.
+ */
 const SyncAnswerEnvelope = z.looseObject({
-  sync_id: z.string().min(1),
-  sync_request_id: z.string().nullable().optional(),
-  results: z.array(z.unknown()),
+  sync_id: z.string().min(1).nullish().catch(null),
+  sync_request_id: z.string().nullish().catch(null),
+  results: z.array(z.unknown()).nullish().catch(null),
 });
 
-function parseSyncAnswer(body: unknown, traceId: string | null): SyncAnswer {
-  const envelope = parseBody(SyncAnswerEnvelope, body, 'POST /accounting/syncs', traceId);
+function parseSyncAnswer(body: unknown): SyncAnswer {
+  const parsed = SyncAnswerEnvelope.safeParse(body);
+  const envelope = parsed.success ? parsed.data : { sync_id: null, sync_request_id: null, results: null };
   return {
-    sync_id: envelope.sync_id,
+    sync_id: envelope.sync_id ?? null,
     sync_request_id: envelope.sync_request_id ?? null,
-    results: parseItems(SyncResult, envelope.results, 'sync result'),
+    results: parseItems(SyncResult, envelope.results ?? [], 'sync result'),
+    itemResults: Array.isArray(envelope.results),
   };
 }

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { type ItemResult, parseBody, parseItems } from '../parse.ts';
 import {
   CreateWebhookRequest,
   VerifyWebhookRequest,
@@ -8,13 +9,24 @@ import {
 } from '../schemas/webhooks.ts';
 import { checkBody, fetchOne, type ResourceContext, segment } from './context.ts';
 
-/** Webhook subscriptions (PLATFORM-FACTS F20). The answer of subscribe carries the secret once. */
+/** Webhook subscriptions (docs/platform.md F20, F32). The answer of subscribe carries the secret once. */
 export function webhooksResource(ctx: ResourceContext) {
   return {
     /** F20: 201 with status pending_verification and the signing secret; never log the answer. */
     async subscribe(body: z.input<typeof CreateWebhookRequest>): Promise<WebhookSubscription> {
       checkBody(CreateWebhookRequest, body, 'POST /webhooks');
       return fetchOne(ctx, { method: 'POST', path: '/webhooks', body }, WebhookSubscription);
+    },
+    /**
+     * The business's subscriptions. The live service answers a bare JSON array (docs/platform.md
+     * F32); a page envelope `{data: [...]}` is read too. Each subscription is parsed on its own.
+     */
+    async list(): Promise<ItemResult<WebhookSubscription>[]> {
+      const response = await ctx.send({ method: 'GET', path: '/webhooks' });
+      const body = response.body as { data?: unknown } | unknown[] | null;
+      const items = Array.isArray(body) ? body : Array.isArray(body?.data) ? body.data : body;
+      const list = parseBody(z.array(z.unknown()), items, 'GET /webhooks', response.traceId);
+      return parseItems(WebhookSubscription, list, 'webhook subscription');
     },
     /** F20: echoes the challenge the platform POSTed to the endpoint; the subscription goes active. */
     async verify(subscriptionId: string, challenge: string): Promise<VerifyWebhookResponse> {

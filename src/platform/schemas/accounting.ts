@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RemoteId, SvcId, Timestamp } from './common.ts';
+import { ActiveFlag, RemoteId, SvcId, Timestamp } from './common.ts';
 
 /**
  * Accounting connection (PLATFORM-FACTS F6, F7; spec 001 "Accounting connection") and the
@@ -40,17 +40,25 @@ export const ConnectionSettingsInput = z.strictObject({
 });
 export type ConnectionSettingsInput = z.infer<typeof ConnectionSettingsInput>;
 
+/**
+ * A connection as read (docs/platform.md F6, F22): what the worker decides by is required (type,
+ * activity, provider, creation time); the rest may be absent or null (a CSV connection's
+ * `settings` is null, read as all off).
+ */
 export const AccountingConnection = z.object({
   id: SvcId,
   connection_type: z.string(),
   created_at: Timestamp,
   is_active: z.boolean(),
-  is_ready_to_migrate: z.boolean(),
-  last_linked_at: Timestamp.nullable(),
+  is_ready_to_migrate: z
+    .boolean()
+    .nullish()
+    .transform((v) => v ?? false),
+  last_linked_at: Timestamp.nullish(),
   remote_provider_name: z.string(),
-  settings: ConnectionSettings,
-  status: z.string(),
-  default_bill_pay_payment_account_id: z.string().nullable().optional(),
+  settings: ConnectionSettings.nullish().transform((settings) => settings ?? ConnectionSettings.parse({})),
+  status: z.string().nullish(),
+  default_bill_pay_payment_account_id: z.string().nullish(),
 });
 export type AccountingConnection = z.infer<typeof AccountingConnection>;
 
@@ -78,18 +86,27 @@ export type AllConnectionsResponse = z.infer<typeof AllConnectionsResponse>;
 export const Visibility = z.enum(['VISIBLE', 'HIDDEN']);
 export type Visibility = z.infer<typeof Visibility>;
 
+/**
+ * Fields every chart item answer is read with. Readers are tolerant (docs/platform.md F22): only
+ * `id` and `svc_id` are required; an absent `is_active` means active.
+ */
+const optionalText = z.string().nullish();
+
 const ItemCommon = {
   svc_id: SvcId,
-  is_active: z.boolean(),
-  created_at: Timestamp.optional(),
-  updated_at: Timestamp.optional(),
+  is_active: ActiveFlag,
+  created_at: optionalText,
+  updated_at: optionalText,
 };
 
 /** Optional `accounting_connection_id` on every upload (F8-F13; spec 001 migration rule 5). */
 const Target = { accounting_connection_id: z.string().min(1).optional() };
 
-/** F12: PATCH by svc_id. */
+/**
+ * F12, F29: PATCH by svc_id; the target connection goes in the JSON body, never the query.
+ */
 export const PatchItemRequest = z.strictObject({
+  ...Target,
   name: z.string().min(1).optional(),
   code: z.string().nullable().optional(),
   reactivate: z.literal(true).optional(),
@@ -130,9 +147,9 @@ export const GlAccount = z.object({
   id: z.string(),
   ...ItemCommon,
   name: z.string(),
-  code: z.string().nullable(),
-  classification: z.string(),
-  visibility: z.string(),
+  code: optionalText,
+  classification: optionalText,
+  visibility: optionalText,
 });
 export type GlAccount = z.infer<typeof GlAccount>;
 
@@ -142,23 +159,47 @@ export const UploadGlAccountsResponse = z.object({
 });
 export type UploadGlAccountsResponse = z.infer<typeof UploadGlAccountsResponse>;
 
-export const PatchGlAccountRequest = PatchItemRequest.extend({ classification: GlClassification.optional() });
+/**
+ * F30: a GL account's PATCH takes name, code ("" resets it), reactivate and the connection;
+ * `classification` is refused as an unknown field, so it is fixed at upload. Visibility stays
+ * because the platform guide names HIDDEN for GL accounts.
+ */
+export const PatchGlAccountRequest = PatchItemRequest;
 export type PatchGlAccountRequest = z.infer<typeof PatchGlAccountRequest>;
 
 // ---------------------------------------------------------------- custom fields (F9)
 
+/** Input types a field is read with (F9); DATE fields exist but cannot be created (F34). */
 export const FieldInputType = z.enum(['BOOLEAN', 'FREE_FORM_TEXT', 'SINGLE_CHOICE', 'DATE']);
 export type FieldInputType = z.infer<typeof FieldInputType>;
 
-/** F9: one field per call; posting an existing `id` returns (and reactivates) it. */
+/** F34: the input types POST /accounting/fields accepts. */
+export const CreatableFieldInputType = z.enum(['BOOLEAN', 'FREE_FORM_TEXT', 'SINGLE_CHOICE']);
+export type CreatableFieldInputType = z.infer<typeof CreatableFieldInputType>;
+
+/** F34: the objects a field can be required for. */
+export const RequiredFor = z.enum([
+  'BILL',
+  'BILL_PAYMENT',
+  'INVOICE',
+  'PURCHASE_ORDER',
+  'REIMBURSEMENT',
+  'SPEND_PROGRAM',
+  'TRANSACTION',
+  'TRANSFER_LEDGER_ENTRY_MAPPING',
+  'VENDOR_CREDIT',
+]);
+export type RequiredFor = z.infer<typeof RequiredFor>;
+
+/** F9, F34: one field per call; posting an existing `id` returns (and reactivates) it. */
 export const CreateFieldRequest = z.strictObject({
   ...Target,
   id: RemoteId,
   name: z.string().min(1),
-  input_type: FieldInputType,
+  input_type: CreatableFieldInputType,
   display_name: z.string().nullable().optional(),
   is_splittable: z.boolean().optional(),
-  is_required_for: z.array(z.string()).optional(),
+  is_required_for: z.array(RequiredFor).optional(),
 });
 export type CreateFieldRequest = z.infer<typeof CreateFieldRequest>;
 
@@ -166,15 +207,14 @@ export const Field = z.object({
   id: z.string(),
   ...ItemCommon,
   name: z.string(),
-  input_type: z.string(),
-  display_name: z.string().nullable().optional(),
-  is_splittable: z.boolean().optional(),
-  is_required_for: z.array(z.string()).optional(),
-  accounting_connection_id: SvcId.optional(),
+  input_type: optionalText,
+  display_name: optionalText,
+  accounting_connection_id: optionalText,
 });
 export type Field = z.infer<typeof Field>;
 
 export const PatchFieldRequest = z.strictObject({
+  ...Target,
   name: z.string().min(1).optional(),
   display_name: z.string().nullable().optional(),
   is_splittable: z.boolean().optional(),
@@ -203,11 +243,11 @@ export const FieldOption = z.object({
   id: z.string(),
   ...ItemCommon,
   value: z.string(),
-  display_name: z.string().nullable(),
-  code: z.string().nullable(),
-  visibility: z.string(),
-  field_id: SvcId.optional(),
-  field_remote_id: z.string().optional(),
+  display_name: optionalText,
+  code: optionalText,
+  visibility: optionalText,
+  field_id: optionalText,
+  field_remote_id: optionalText,
 });
 export type FieldOption = z.infer<typeof FieldOption>;
 
@@ -217,15 +257,21 @@ export const UploadFieldOptionsResponse = z.object({
 });
 export type UploadFieldOptionsResponse = z.infer<typeof UploadFieldOptionsResponse>;
 
-/** F12: options may also change `value` and `display_name`. */
-export const PatchFieldOptionRequest = PatchItemRequest.extend({
-  value: z.string().min(1).optional(),
+/** F12, F30: options may also change `value` and `display_name`; none of the fields is required. */
+export const PatchFieldOptionRequest = z.strictObject({
+  ...Target,
+  code: z.string().nullable().optional(),
   display_name: z.string().nullable().optional(),
+  reactivate: z.literal(true).optional(),
+  value: z.string().min(1).optional(),
+  visibility: Visibility.optional(),
 });
 export type PatchFieldOptionRequest = z.infer<typeof PatchFieldOptionRequest>;
 
-/** PUT /accounting/field-options/{id} (spec 001): update an option. */
+/** PUT /accounting/field-options/{id}: update an option (F30: the PATCH body, as a PUT). */
 export const PutFieldOptionRequest = z.strictObject({
+  ...Target,
+  reactivate: z.literal(true).optional(),
   value: z.string().min(1),
   code: z.string().nullable().optional(),
   display_name: z.string().nullable().optional(),
@@ -252,9 +298,8 @@ export const AccountingVendor = z.object({
   id: z.string(),
   ...ItemCommon,
   name: z.string(),
-  code: z.string().nullable(),
-  is_synced: z.boolean().optional(),
-  accounting_connection_id: SvcId.optional(),
+  code: optionalText,
+  accounting_connection_id: optionalText,
 });
 export type AccountingVendor = z.infer<typeof AccountingVendor>;
 
@@ -265,6 +310,7 @@ export const UploadVendorsResponse = z.object({
 export type UploadVendorsResponse = z.infer<typeof UploadVendorsResponse>;
 
 export const PatchAccountingVendorRequest = z.strictObject({
+  ...Target,
   name: z.string().min(1).optional(),
   code: z.string().nullable().optional(),
   reactivate: z.literal(true).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { currencyExponent, toMinorUnits as toMinorUnitsByExponent } from '../../money.ts';
 
 /**
  * Shared shapes of the svc developer API: the error body (PLATFORM-FACTS F2), the page envelope
@@ -61,6 +62,15 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 /** Header carried by every response (F2). */
 export const TRACE_ID_HEADER = 'x-trace-id';
 
+/**
+ * `is_active` of a chart item as read: absent or null means active (docs/platform.md F22: the
+ * published tax rate and tax code shapes carry no `is_active`).
+ */
+export const ActiveFlag = z
+  .boolean()
+  .nullish()
+  .transform((v) => v ?? true);
+
 /** Platform-side uuid of an object or uploaded item (`svc_id`). */
 export const SvcId = z.string().min(1);
 export type SvcId = z.infer<typeof SvcId>;
@@ -120,40 +130,12 @@ export const ConnectionTarget = z.object({ accounting_connection_id: z.string().
 export type ConnectionTarget = z.infer<typeof ConnectionTarget>;
 
 /**
- * Decimal places of a currency's minor unit (ISO 4217; spec 000 "Money amounts are in the lowest
- * denomination"): JPY 0, USD 2, KWD 3. Unlisted codes use 2.
+ * Money lives in src/money.ts (one exponent table for the whole project); these names stay for
+ * the callers that convert with a currency code rather than an exponent.
  */
-const CURRENCY_DECIMALS: Record<string, number> = {
-  BHD: 3,
-  CLP: 0,
-  IQD: 3,
-  ISK: 0,
-  JOD: 3,
-  JPY: 0,
-  KRW: 0,
-  KWD: 3,
-  LYD: 3,
-  OMR: 3,
-  TND: 3,
-  UGX: 0,
-  VND: 0,
-  XAF: 0,
-  XOF: 0,
-  USDC: 2,
-  USDT: 2,
-};
+export { currencyExponent as currencyDecimals, toMajorUnits } from '../../money.ts';
 
-export function currencyDecimals(currencyCode: string): number {
-  return CURRENCY_DECIMALS[currencyCode.toUpperCase()] ?? 2;
-}
-
-/** Minor units → major-unit number (transactions carry major units, F16). */
-export function toMajorUnits(minor: number, currencyCode: string): number {
-  const decimals = currencyDecimals(currencyCode);
-  return Number((minor / 10 ** decimals).toFixed(decimals));
-}
-
-/** Major-unit number → integer minor units, rounding away float noise (12.34 → 1234). */
+/** Major-unit number → integer minor units of that currency (12.34 USD → 1234). */
 export function toMinorUnits(major: number, currencyCode: string): number {
-  return Math.round(major * 10 ** currencyDecimals(currencyCode));
+  return toMinorUnitsByExponent(major, currencyExponent(currencyCode));
 }

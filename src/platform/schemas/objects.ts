@@ -1,36 +1,64 @@
 import { z } from 'zod';
-import { CurrencyCode, MinorUnitAmount, SvcId, Timestamp } from './common.ts';
+import { SvcId } from './common.ts';
 
 /**
- * Ready objects as the ready-object reads return them (PLATFORM-FACTS F16, F17; spec 000
- * "Transaction"; spec 001 "Bill"). Responses tolerate extra fields.
+ * Ready objects as the worker reads them (docs/platform.md F16, F17, F22–F27). These are tolerant
+ * readers: they check only the fields the worker uses, let every one of those be absent or null
+ * where the platform may leave it out, and ignore everything else. A field the mapping needs and
+ * does not find becomes a failure with a message for the bookkeeper (src/sync/map), never a
+ * refused page. The stub builds the full live objects with its own schemas (src/stub/schemas).
  */
 
 /** Field external ids the platform uses for the vendor and GL selections (F18). */
 export const MERCHANT_FIELD_EXTERNAL_ID = 'Merchant';
 export const GL_FIELD_EXTERNAL_ID = 'Category';
 
-/** Selection types seen in accounting_field_selections (F16); others may appear. */
+const text = z.string().nullish();
+const flag = z.boolean().nullish();
+
+/**
+ * An amount in any of the three forms of F22 (read into minor units by src/money.ts): a
+ * major-unit number beside a currency, a CurrencyAmount `{amount, currency_code}` in minor units,
+ * or `{currency, value}`, also in minor units.
+ */
+export const AmountField = z.union([
+  z.number(),
+  z.looseObject({ amount: z.number(), currency_code: text }),
+  z.looseObject({ value: z.number(), currency: text }),
+]);
+export type AmountField = z.infer<typeof AmountField>;
+
+/** A list the platform may send as null or leave out: read as empty. */
+function listOf<T extends z.ZodType>(item: T) {
+  return z
+    .array(item)
+    .nullish()
+    .transform((items) => items ?? []);
+}
+
+/** Selection types seen in accounting_field_selections (F16, F24); others may appear. */
 export const SelectionType = z.enum(['GL_ACCOUNT', 'MERCHANT', 'TAX_CODE', 'OTHER']);
 export type SelectionType = z.infer<typeof SelectionType>;
 
-export const CategoryInfo = z.object({
-  id: z.string(),
-  external_id: z.string(),
-  name: z.string(),
-  type: z.string(),
-});
+/** The field a selection belongs to (F16); on bills the only place the type is written (F26). */
+export const CategoryInfo = z.object({ id: text, external_id: text, name: text, type: text });
 export type CategoryInfo = z.infer<typeof CategoryInfo>;
 
-/** F16: one coding of an object or a line item. `external_id` is the ERP's remote id. */
+/**
+ * F16, F24, F26: one coding of an object or a line item. `external_id` is the ERP's remote id of
+ * the chosen option. Every key may be null (F24), and bills carry the type only in
+ * `category_info` (F26).
+ */
 export const FieldSelection = z.object({
-  id: z.string(),
-  external_id: z.string(),
-  name: z.string(),
-  type: z.string(),
-  category_info: CategoryInfo,
+  id: text,
+  external_id: text,
+  name: text,
+  type: text,
+  category_info: CategoryInfo.nullish(),
 });
 export type FieldSelection = z.infer<typeof FieldSelection>;
+
+const Selections = listOf(FieldSelection);
 
 // ---------------------------------------------------------------- sync statuses (F16)
 
@@ -43,158 +71,123 @@ export type BillSyncStatus = z.infer<typeof BillSyncStatus>;
 export const BillStatus = z.enum(['OPEN', 'PAID']);
 export type BillStatus = z.infer<typeof BillStatus>;
 
-// ---------------------------------------------------------------- transactions (F16, F17)
+// ---------------------------------------------------------------- transactions (F16, F17, F23)
 
-/** Line items of transactions and reimbursements: amount in major units (F16). */
+/**
+ * Line items of transactions, reimbursements and bills. `amount` is a CurrencyAmount on the live
+ * service (F23, F26), a major-unit number in the platform guide (F16), or null on a
+ * reimbursement (F24); `converted_amount` is the same line in the entity's currency (F23).
+ */
 export const LineItem = z.object({
-  id: z.string().nullable().optional(),
-  amount: z.number(),
-  memo: z.string().nullish(),
-  accounting_field_selections: z.array(FieldSelection),
+  amount: AmountField.nullish(),
+  converted_amount: AmountField.nullish(),
+  memo: text,
+  accounting_field_selections: Selections,
 });
 export type LineItem = z.infer<typeof LineItem>;
 
-export const CardHolder = z.object({
-  user_id: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  department_name: z.string().nullable().optional(),
-  location_name: z.string().nullable().optional(),
-});
+export const CardHolder = z.object({ user_id: text, first_name: text, last_name: text });
 export type CardHolder = z.infer<typeof CardHolder>;
 
 export const Transaction = z.object({
   id: SvcId,
-  /** Major units; negative for refunds and reversals (spec 000). */
-  amount: z.number(),
-  currency_code: CurrencyCode,
-  entity_amount: MinorUnitAmount.optional(),
-  merchant_amount: MinorUnitAmount.optional(),
-  entity_id: z.string().nullish(),
-  merchant_id: z.string().nullable().optional(),
-  merchant_name: z.string().nullish(),
-  sk_category_id: z.number().int().nullable().optional(),
-  sk_category_name: z.string().nullable().optional(),
-  card_id: z.string().nullable().optional(),
-  fund_id: z.string().nullable().optional(),
-  card_holder: CardHolder.nullable().optional(),
-  user_transaction_time: Timestamp,
-  settlement_date: Timestamp.nullable().optional(),
-  accounting_date: Timestamp.nullable().optional(),
-  updated_at: Timestamp.optional(),
-  state: z.string().optional(),
-  memo: z.string().nullish(),
-  receipts: z.array(z.string()).optional(),
-  original_transaction_id: z.string().nullable().optional(),
-  all_requirements_met_and_approved: z.boolean().optional(),
-  accounting_field_selections: z.array(FieldSelection),
-  line_items: z.array(LineItem),
-  sync_status: TransactionSyncStatus,
-  synced_at: Timestamp.nullable().optional(),
+  /** Major units beside `currency_code` (F16); negative for refunds and reversals. */
+  amount: AmountField.nullish(),
+  currency_code: text,
+  /** The settlement amount in the entity's currency: read when `amount` names none (F22). */
+  entity_amount: AmountField.nullish(),
+  entity_id: text,
+  merchant_id: text,
+  merchant_name: text,
+  card_holder: CardHolder.nullish(),
+  user_transaction_time: text,
+  settlement_date: text,
+  accounting_date: text,
+  memo: text,
+  accounting_field_selections: Selections,
+  line_items: listOf(LineItem),
+  sync_status: text,
+  synced_at: text,
   /** F17: present only with the vendor-creation setting on. */
-  requires_accounting_vendor_creation_to_sync: z.boolean().optional(),
+  requires_accounting_vendor_creation_to_sync: flag,
 });
 export type Transaction = z.infer<typeof Transaction>;
 
+/** F24: the currency is `currency` on the live service, `currency_code` in the guide. */
 export const Reimbursement = z.object({
   id: SvcId,
-  amount: z.number(),
-  currency_code: CurrencyCode,
-  entity_id: z.string().nullish(),
-  user_id: z.string().nullable().optional(),
-  user_full_name: z.string().nullable().optional(),
-  merchant_name: z.string().nullable().optional(),
-  type: z.string().optional(),
-  state: z.string().optional(),
-  transaction_date: Timestamp.nullable().optional(),
-  created_at: Timestamp,
-  approved_at: Timestamp.nullable().optional(),
-  memo: z.string().nullish(),
-  accounting_field_selections: z.array(FieldSelection),
-  line_items: z.array(LineItem),
-  sync_status: TransactionSyncStatus,
-  synced_at: Timestamp.nullable().optional(),
+  amount: AmountField.nullish(),
+  currency: text,
+  currency_code: text,
+  entity_id: text,
+  user_id: text,
+  user_full_name: text,
+  merchant_name: text,
+  transaction_date: text,
+  approved_at: text,
+  created_at: text,
+  memo: text,
+  accounting_field_selections: Selections,
+  line_items: listOf(LineItem),
+  sync_status: text,
+  synced_at: text,
 });
 export type Reimbursement = z.infer<typeof Reimbursement>;
 
+/** F25: `amount` is a CurrencyAmount and there is no top-level currency on the live service. */
 export const Transfer = z.object({
   id: SvcId,
-  amount: z.number(),
-  currency_code: CurrencyCode,
-  entity_id: z.string().nullish(),
-  status: z.string().optional(),
-  created_at: Timestamp,
-  memo: z.string().nullable().optional(),
-  accounting_field_selections: z.array(FieldSelection).optional(),
-  sync_status: TransactionSyncStatus,
-  synced_at: Timestamp.nullable().optional(),
+  amount: AmountField.nullish(),
+  currency_code: text,
+  entity_id: text,
+  created_at: text,
+  memo: text,
+  sync_status: text,
+  synced_at: text,
 });
 export type Transfer = z.infer<typeof Transfer>;
 
-export const Cashback = z.object({
-  id: SvcId,
-  amount: z.number(),
-  currency_code: CurrencyCode,
-  entity_id: z.string().nullish(),
-  created_at: Timestamp,
-  memo: z.string().nullable().optional(),
-  accounting_field_selections: z.array(FieldSelection).optional(),
-  sync_status: TransactionSyncStatus,
-  synced_at: Timestamp.nullable().optional(),
-});
+export const Cashback = Transfer;
 export type Cashback = z.infer<typeof Cashback>;
 
-// ---------------------------------------------------------------- bills (F16, spec 001 Bill)
+// ---------------------------------------------------------------- bills (F16, F26)
 
-/** Bill line items carry minor-unit amounts like the bill itself (F16). */
-export const BillLineItem = z.object({
-  id: z.string().nullable().optional(),
-  amount: MinorUnitAmount,
-  memo: z.string().nullish(),
-  accounting_field_selections: z.array(FieldSelection),
-});
-export type BillLineItem = z.infer<typeof BillLineItem>;
-
+/** F26: the 2025 published schema gives a payment no `id`; `effective_date` is the value date. */
 export const BillPayment = z.object({
-  id: z.string(),
-  amount: MinorUnitAmount.optional(),
-  payment_date: Timestamp.nullable().optional(),
-  payment_method: z.string().nullable().optional(),
-  customer_friendly_payment_id: z.string().nullable().optional(),
+  amount: AmountField.nullish(),
+  payment_date: text,
+  effective_date: text,
 });
 export type BillPayment = z.infer<typeof BillPayment>;
 
+/** F26: `remote_id` is the ERP vendor id on the live service. */
 export const BillVendorRef = z.object({
-  id: z.string(),
-  name: z.string(),
-  accounting_vendor_remote_id: z.string().nullable().optional(),
+  id: text,
+  name: text,
+  remote_id: text,
+  accounting_vendor_remote_id: text,
 });
 export type BillVendorRef = z.infer<typeof BillVendorRef>;
 
 export const Bill = z.object({
   id: SvcId,
-  remote_id: z.string().nullable().optional(),
-  invoice_number: z.string().nullable().optional(),
-  vendor_id: z.string().nullable().optional(),
-  vendor: BillVendorRef.nullable().optional(),
-  entity_id: z.string().nullish(),
-  amount: MinorUnitAmount,
-  status: BillStatus,
-  payment_status: z.string().nullable().optional(),
-  status_summary: z.string().nullable().optional(),
-  approval_status: z.string().nullable().optional(),
-  sync_status: BillSyncStatus,
-  enable_accounting_sync: z.boolean().optional(),
-  issued_at: Timestamp.nullable().optional(),
-  due_at: Timestamp.nullable().optional(),
-  paid_at: Timestamp.nullable().optional(),
-  created_at: Timestamp,
-  memo: z.string().nullable().optional(),
-  vendor_memo: z.string().nullable().optional(),
-  accounting_field_selections: z.array(FieldSelection),
-  line_items: z.array(BillLineItem),
-  payment: BillPayment.nullable().optional(),
-  deep_link_url: z.string().nullable().optional(),
+  invoice_number: text,
+  vendor: BillVendorRef.nullish(),
+  entity_id: text,
+  amount: AmountField.nullish(),
+  /** OPEN or PAID (F16); `payment_status` says PAID too on the live service. */
+  status: text,
+  payment_status: text,
+  sync_status: text,
+  issued_at: text,
+  due_at: text,
+  paid_at: text,
+  created_at: text,
+  memo: text,
+  vendor_memo: text,
+  accounting_field_selections: Selections,
+  line_items: listOf(LineItem),
+  payment: BillPayment.nullish(),
 });
 export type Bill = z.infer<typeof Bill>;
 

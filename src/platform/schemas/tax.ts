@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RemoteId, SvcId, Timestamp } from './common.ts';
+import { ActiveFlag, RemoteId, SvcId } from './common.ts';
 
 /**
  * Tax (PLATFORM-FACTS F13): rates first, then the tax code field, then its options. Rates may be
@@ -26,14 +26,14 @@ export const UploadTaxRatesRequest = z.strictObject({
 });
 export type UploadTaxRatesRequest = z.infer<typeof UploadTaxRatesRequest>;
 
+/** Read tolerantly (docs/platform.md F22): the published tax shapes carry no `is_active`. */
 export const TaxRate = z.object({
   id: z.string(),
   svc_id: SvcId,
   name: z.string(),
-  rate: z.string(),
-  accounting_gl_account_id: z.string(),
-  is_active: z.boolean(),
-  created_at: Timestamp.optional(),
+  rate: z.union([z.string(), z.number()]).transform(String),
+  accounting_gl_account_id: z.string().nullish(),
+  is_active: ActiveFlag,
 });
 export type TaxRate = z.infer<typeof TaxRate>;
 
@@ -55,13 +55,12 @@ export type CreateTaxCodeRequest = z.infer<typeof CreateTaxCodeRequest>;
 export const TAX_CODE_FIELD_EXTERNAL_ID = 'TaxCode';
 
 export const TaxCode = z.object({
-  id: z.string(),
+  id: z.string().nullish(),
   svc_id: SvcId,
   name: z.string(),
-  display_name: z.string().nullable().optional(),
-  is_active: z.boolean(),
-  accounting_connection_id: SvcId.optional(),
-  created_at: Timestamp.optional(),
+  display_name: z.string().nullish(),
+  is_active: ActiveFlag,
+  accounting_connection_id: z.string().nullish(),
 });
 export type TaxCode = z.infer<typeof TaxCode>;
 
@@ -79,13 +78,17 @@ export const UploadTaxCodeOptionsRequest = z.strictObject({
 });
 export type UploadTaxCodeOptionsRequest = z.infer<typeof UploadTaxCodeOptionsRequest>;
 
+/** F31: options carry their connection; `tax_rate_ids` are the rates' remote ids. */
 export const TaxCodeOption = z.object({
   id: z.string(),
   svc_id: SvcId,
   name: z.string(),
-  tax_rate_ids: z.array(z.string()),
-  is_active: z.boolean(),
-  created_at: Timestamp.optional(),
+  tax_rate_ids: z
+    .array(z.string())
+    .nullish()
+    .transform((ids) => ids ?? []),
+  is_active: ActiveFlag,
+  accounting_connection_id: z.string().nullish(),
 });
 export type TaxCodeOption = z.infer<typeof TaxCodeOption>;
 

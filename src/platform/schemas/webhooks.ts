@@ -62,14 +62,17 @@ export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
 export const WebhookStatus = z.enum(['pending_verification', 'active', 'disabled']);
 export type WebhookStatus = z.infer<typeof WebhookStatus>;
 
-/** F20: the secret is returned once, on create. */
+/** F20: the secret is returned once, on create. Read tolerantly (docs/platform.md F22). */
 export const WebhookSubscription = z.object({
   id: SvcId,
-  endpoint_url: z.string(),
-  event_types: z.array(z.string()),
-  status: z.string(),
-  secret: z.string().optional(),
-  created_at: Timestamp,
+  endpoint_url: z.string().nullish(),
+  event_types: z
+    .array(z.string())
+    .nullish()
+    .transform((types) => types ?? []),
+  status: z.string().nullish(),
+  secret: z.string().nullish(),
+  created_at: Timestamp.nullish(),
 });
 export type WebhookSubscription = z.infer<typeof WebhookSubscription>;
 
@@ -88,7 +91,7 @@ export const WebhookEvent = z.object({
   id: z.string(),
   type: z.string(),
   created_at: Timestamp,
-  business_id: z.string(),
+  business_id: z.string().nullish(),
   object: z.looseObject({
     id: z.string(),
     sync_request_id: z.string().optional(),

@@ -26,6 +26,12 @@ export const AUX_CODE = {
   payment: 0x17,
   business: 0x18,
   fund: 0x19,
+  trip: 0x1a,
+  location: 0x1b,
+  vendor_account: 0x1c,
+  transfer_payment: 0x1d,
+  provider_account: 0x1e,
+  department: 0x1f,
 } as const;
 
 export function makeId(prefix: string, code: number, index: number): string {

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import {
   AccountingVendor,
   ListAccountingVendorsQuery,
-  PatchAccountingVendorRequest,
   UploadVendorsRequest,
   UploadVendorsResponse,
 } from '../../platform/schemas/accounting.ts';
 import type { RouteDef } from '../core/router.ts';
 import { checkUploadBatch } from '../rules/batch.ts';
-import type { VendorRecord } from '../world/chart.ts';
+import { PatchAccountingVendorBody } from '../schemas/requests.ts';
+import { builtInFieldInfo, type VendorRecord } from '../world/chart.ts';
 import { assignDefined, itemRoutes } from './chart-items.ts';
 import { body, created } from './helpers.ts';
 
@@ -42,11 +42,18 @@ export const accountingVendorRoutes: RouteDef[] = [
         is_active: true,
         is_synced: true,
         accounting_connection_id: connection.id,
+        provider_name: connection.remote_provider_name,
+        vendor_category_info: builtInFieldInfo(connection.id, 'Merchant'),
         created_at: now,
         updated_at: now,
       }));
       for (const r of records) table.insert(r);
-      return created({ accounting_connection_id: connection.id, vendors: records });
+      // The published answer also lists the svc_ids created (`uploaded`).
+      return created({
+        accounting_connection_id: connection.id,
+        vendors: records,
+        uploaded: records.map((r) => r.svc_id),
+      });
     },
   },
   ...itemRoutes<VendorRecord>(
@@ -55,7 +62,7 @@ export const accountingVendorRoutes: RouteDef[] = [
       noun: 'accounting vendor',
       table: (chart) => chart.vendors,
       listQuery: ListAccountingVendorsQuery,
-      patch: PatchAccountingVendorRequest,
+      patch: PatchAccountingVendorBody,
       applyPatch: (item, patch) => assignDefined(item, patch, ['name', 'code']),
       response: AccountingVendor,
     },

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { notFound } from '../core/errors.ts';
 import type { RouteContext, RouteDef } from '../core/router.ts';
+import { DeleteItemBody } from '../schemas/requests.ts';
 import type { StubState } from '../state.ts';
 import type { ConnectionChart, ItemTable, Keyed } from '../world/chart.ts';
 import type { ConnectionRecord } from '../world/connections.ts';
@@ -9,7 +10,9 @@ import { body, noContent, ok, pageReply, query } from './helpers.ts';
 /**
  * GET list / GET one / PATCH / DELETE for one kind of chart item (PLATFORM-FACTS F12; spec 001
  * "Item lifecycle"): DELETE sets is_active false, PATCH reactivate reverses it, visibility HIDDEN
- * keeps the item active. Items are addressed by svc_id across connections.
+ * keeps the item active. Items are addressed by svc_id across connections; a PATCH or DELETE
+ * body's `accounting_connection_id` confines the lookup to that connection (docs/platform.md
+ * F29), and DELETE takes a JSON body like every write.
  */
 
 export interface ListFilters {
@@ -26,8 +29,10 @@ export interface ItemKind<T extends Keyed> {
   noun: string;
   table: (chart: ConnectionChart) => ItemTable<T>;
   listQuery: z.ZodType<ListFilters>;
+  /** The PATCH body (strict; carries `accounting_connection_id`, docs/platform.md F29). */
   patch: z.ZodType;
-  applyPatch: (item: T, patch: Record<string, unknown>) => void;
+  /** Copies the patch onto the item; may refuse it (422) after checking it against the chart. */
+  applyPatch: (item: T, patch: Record<string, unknown>, connection: ConnectionRecord) => void;
   response: z.ZodType;
 }
 
@@ -36,7 +41,15 @@ export function findItem<T extends Keyed>(
   table: (chart: ConnectionChart) => { getBySvc(svcId: string): T | undefined },
   svcId: string,
   noun: string,
+  connectionId?: string,
 ): { item: T; connection: ConnectionRecord } {
+  // docs/platform.md F29: a write names its connection in the body; the item must be on it.
+  if (connectionId !== undefined) {
+    const connection = state.connections.resolve(connectionId);
+    const item = table(connection.chart).getBySvc(svcId);
+    if (!item) throw notFound(noun, svcId);
+    return { item, connection };
+  }
   const ordered = [...state.connections.list].sort((a, b) => Number(b.is_active) - Number(a.is_active));
   for (const connection of ordered) {
     const item = table(connection.chart).getBySvc(svcId);
@@ -92,14 +105,20 @@ export function itemRoutes<T extends Keyed & { updated_at?: string }>(
       path: `${kind.path}/:id`,
       scope: 'accounting:write',
       tag,
-      summary: `Update a ${kind.noun} by svc_id (F12: name, code, reactivate, visibility)`,
+      summary: `Update a ${kind.noun} by svc_id (F12, F29, F30; accounting_connection_id in the body)`,
       request: kind.patch,
       response: kind.response,
       handler(ctx) {
         const patch = body(ctx, kind.patch) as Record<string, unknown>;
-        const { item, connection } = findItem(ctx.state, kind.table, ctx.params.id!, kind.noun);
+        const { item, connection } = findItem(
+          ctx.state,
+          kind.table,
+          ctx.params.id!,
+          kind.noun,
+          patch.accounting_connection_id as string | undefined,
+        );
         ctx.state.connections.assertWritable(connection, `${kind.noun} update`);
-        kind.applyPatch(item, patch);
+        kind.applyPatch(item, patch, connection);
         if (patch.reactivate === true) item.is_active = true;
         item.updated_at = ctx.state.clock.iso();
         return ok(item);
@@ -110,9 +129,17 @@ export function itemRoutes<T extends Keyed & { updated_at?: string }>(
       path: `${kind.path}/:id`,
       scope: 'accounting:write',
       tag,
-      summary: `Deactivate a ${kind.noun} (204; is_active false)`,
+      summary: `Deactivate a ${kind.noun} (204; is_active false; JSON body, {} at least, F29)`,
+      request: DeleteItemBody,
       handler(ctx) {
-        const { item, connection } = findItem(ctx.state, kind.table, ctx.params.id!, kind.noun);
+        const input = body(ctx, DeleteItemBody);
+        const { item, connection } = findItem(
+          ctx.state,
+          kind.table,
+          ctx.params.id!,
+          kind.noun,
+          input.accounting_connection_id,
+        );
         ctx.state.connections.assertWritable(connection, `${kind.noun} delete`);
         item.is_active = false;
         item.updated_at = ctx.state.clock.iso();
@@ -122,9 +149,11 @@ export function itemRoutes<T extends Keyed & { updated_at?: string }>(
   ];
 }
 
-/** Copies the fields a PATCH may change when present. */
+/** Copies the fields a PATCH may change when present; `code: ""` resets the code (F30). */
 export function assignDefined(target: object, patch: Record<string, unknown>, keys: string[]): void {
   for (const key of keys) {
-    if (patch[key] !== undefined) (target as Record<string, unknown>)[key] = patch[key];
+    const value = patch[key];
+    if (value === undefined) continue;
+    (target as Record<string, unknown>)[key] = key === 'code' && value === '' ? null : value;
   }
 }

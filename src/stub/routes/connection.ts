@@ -7,10 +7,14 @@ import {
 import { notFound } from '../core/errors.ts';
 import type { RouteDef } from '../core/router.ts';
 import { assertReadyToMigrate } from '../rules/migration.ts';
+import { EmptyBody } from '../schemas/requests.ts';
 import { connectionJson } from '../world/connections.ts';
 import { body, created, noContent, ok } from './helpers.ts';
 
-/** Accounting connection (PLATFORM-FACTS F6, F7; spec 001 "Accounting connection", migration). */
+/**
+ * Accounting connection (docs/platform.md F6, F7; the platform guide's "Accounting connection"
+ * and migration; F31 reactivate). Every write takes a JSON body, `{}` at least (F29).
+ */
 const R = 'accounting:read';
 const W = 'accounting:write';
 
@@ -94,8 +98,11 @@ export const connectionRoutes: RouteDef[] = [
     path: '/accounting/connection',
     scope: W,
     tag: 'connection',
-    summary: 'Unlink the active connection; removes custom fields, GL accounts, vendors (204, 404 when none)',
+    summary:
+      'Unlink the active connection; removes custom fields, GL accounts, vendors (204, 404 when none; body {}, F29)',
+    request: EmptyBody,
     handler(ctx) {
+      body(ctx, EmptyBody);
       if (!ctx.state.connections.unlinkActive()) throw notFound('active accounting connection');
       return noContent();
     },
@@ -106,14 +113,30 @@ export const connectionRoutes: RouteDef[] = [
     scope: W,
     tag: 'connection',
     summary:
-      'Mark an inactive connection ready to migrate (F7; four preconditions, 409 naming the failed one)',
+      'Mark an inactive connection ready to migrate (F7; four preconditions, 409 naming the failed one; body {}, F29)',
+    request: EmptyBody,
     response: AccountingConnection,
     handler(ctx) {
+      body(ctx, EmptyBody);
       const target = ctx.state.connections.get(ctx.params.id!);
       if (!target) throw notFound('accounting connection', ctx.params.id);
       assertReadyToMigrate(ctx.state.connections, target);
       target.is_ready_to_migrate = true;
       return ok(connectionJson(target));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/accounting/connection/:id/reactivate',
+    scope: W,
+    tag: 'connection',
+    summary:
+      'Link an unlinked connection again (F31; 200 connection; 409 while another is active; body {}, F29)',
+    request: EmptyBody,
+    response: AccountingConnection,
+    handler(ctx) {
+      body(ctx, EmptyBody);
+      return ok(connectionJson(ctx.state.connections.reactivate(ctx.params.id!, ctx.state.clock.iso())));
     },
   },
 ];

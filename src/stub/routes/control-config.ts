@@ -20,6 +20,8 @@ const ConfigRequest = z.strictObject({
   webhook_max_retries: z.number().int().min(0).max(50).optional(),
   webhook_timeout_ms: z.number().min(1).optional(),
   sync_window_ms: z.number().min(1).optional(),
+  /** docs/platform.md F33: POST /accounting/syncs answers `{sync_id}` only. */
+  published_answers: z.boolean().optional(),
 });
 
 const ClockRequest = z.strictObject({ advance_ms: z.number().min(0) });
@@ -46,7 +48,8 @@ export const controlConfigRoutes: RouteDef[] = [
     method: 'PUT',
     path: '/__stub/config',
     scope: null,
-    summary: 'Change tunables: rate limit, latency, 504 threshold, webhook backoff, sync window',
+    summary:
+      'Change tunables: rate limit, latency, 504 threshold, webhook backoff, sync window, published answers',
     handler(ctx) {
       const c = parseRequest(ConfigRequest, ctx.body ?? {});
       const config = ctx.state.config;
@@ -61,6 +64,7 @@ export const controlConfigRoutes: RouteDef[] = [
       if (c.webhook_max_retries !== undefined) config.webhookMaxRetries = c.webhook_max_retries;
       if (c.webhook_timeout_ms !== undefined) config.webhookTimeoutMs = c.webhook_timeout_ms;
       if (c.sync_window_ms !== undefined) config.syncWindowMs = c.sync_window_ms;
+      if (c.published_answers !== undefined) config.publishedAnswers = c.published_answers;
       return ok(config);
     },
   },

@@ -1,4 +1,4 @@
-import { Entity, ListEntitiesQuery } from '../../platform/schemas/entities.ts';
+import { pageOf } from '../../platform/schemas/common.ts';
 import {
   ListPlatformVendorsQuery,
   PatchPlatformVendorRequest,
@@ -6,6 +6,7 @@ import {
 } from '../../platform/schemas/vendors.ts';
 import { notFound } from '../core/errors.ts';
 import type { RouteDef } from '../core/router.ts';
+import { Entity, ListEntitiesQuery } from '../schemas/entities.ts';
 import { body, ok, pageReply, query } from './helpers.ts';
 
 /**
@@ -30,8 +31,10 @@ export const entityRoutes: RouteDef[] = [
     path: '/entities',
     scope: 'entities:read',
     tag: 'entities',
-    summary: 'Entities with payment_accounts and bank_accounts (usage_type)',
+    summary:
+      'Entities: published accounts[] and location_ids, and the guide payment_accounts[] and bank_accounts[] (F27)',
     query: ListEntitiesQuery,
+    response: pageOf(Entity),
     handler(ctx) {
       const q = query(ctx, ListEntitiesQuery);
       const items = ctx.state.world.entities.filter(

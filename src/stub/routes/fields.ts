@@ -1,24 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import {
-  CreateFieldRequest,
   Field,
   FieldOption,
   ListFieldOptionsQuery,
   ListFieldsQuery,
-  PatchFieldOptionRequest,
-  PatchFieldRequest,
-  PutFieldOptionRequest,
   UploadFieldOptionsRequest,
   UploadFieldOptionsResponse,
 } from '../../platform/schemas/accounting.ts';
 import { invalid, notFound } from '../core/errors.ts';
 import type { RouteDef } from '../core/router.ts';
 import { checkUploadBatch } from '../rules/batch.ts';
+import {
+  CreateFieldBody,
+  DeleteItemBody,
+  PatchFieldBody,
+  PatchFieldOptionBody,
+} from '../schemas/requests.ts';
 import type { ConnectionChart, FieldOptionRecord, FieldRecord } from '../world/chart.ts';
 import { assignDefined, findItem, itemRoutes, listItems } from './chart-items.ts';
 import { body, created, ok, query } from './helpers.ts';
 
-/** Custom fields (PLATFORM-FACTS F9) and their options (F10, F12). */
+/**
+ * Custom fields (docs/platform.md F9; F34: DATE is never created, is_required_for from a fixed
+ * list) and their options (F10, F12; F30: PATCH and PUT take the same body, none of it required).
+ */
 const optionLookup = (chart: ConnectionChart) => ({
   getBySvc: (id: string) => chart.optionsBySvc.get(id),
 });
@@ -29,12 +34,12 @@ export const fieldRoutes: RouteDef[] = [
     path: '/accounting/fields',
     scope: 'accounting:write',
     tag: 'chart',
-    summary: 'Create a custom field (F9; an existing id returns it, reactivated)',
-    request: CreateFieldRequest,
+    summary: 'Create a custom field (F9, F34; an existing id returns it, reactivated; DATE is 422)',
+    request: CreateFieldBody,
     response: Field,
     status: 201,
     handler(ctx) {
-      const input = body(ctx, CreateFieldRequest);
+      const input = body(ctx, CreateFieldBody);
       const connection = ctx.state.connections.resolve(input.accounting_connection_id);
       ctx.state.connections.assertWritable(connection, 'custom field upload');
       const now = ctx.state.clock.iso();
@@ -57,6 +62,7 @@ export const fieldRoutes: RouteDef[] = [
         is_required_for: input.is_required_for ?? [],
         is_active: true,
         accounting_connection_id: connection.id,
+        provider_name: connection.remote_provider_name,
         created_at: now,
         updated_at: now,
       };
@@ -70,7 +76,7 @@ export const fieldRoutes: RouteDef[] = [
       noun: 'custom field',
       table: (chart) => chart.fields,
       listQuery: ListFieldsQuery,
-      patch: PatchFieldRequest,
+      patch: PatchFieldBody,
       applyPatch: (item, patch) => assignDefined(item, patch, ['name', 'display_name', 'is_splittable']),
       response: Field,
     },
@@ -106,11 +112,18 @@ export const fieldRoutes: RouteDef[] = [
         is_active: true,
         field_id: field.svc_id,
         field_remote_id: field.id,
+        accounting_connection_id: connection.id,
+        provider_name: connection.remote_provider_name,
         created_at: now,
         updated_at: now,
       }));
       for (const r of records) connection.chart.insertOption(r);
-      return created({ accounting_connection_id: connection.id, options: records });
+      // The published answer also lists the svc_ids created (`uploaded`).
+      return created({
+        accounting_connection_id: connection.id,
+        options: records,
+        uploaded: records.map((r) => r.svc_id),
+      });
     },
   },
   {
@@ -139,25 +152,22 @@ export const fieldRoutes: RouteDef[] = [
 ];
 
 function optionItemRoutes(): RouteDef[] {
-  const find = (ctx: Parameters<RouteDef['handler']>[0]) =>
-    findItem<FieldOptionRecord>(ctx.state, optionLookup, ctx.params.id!, 'field option');
-  const update = (
-    method: 'PATCH' | 'PUT',
-    schema: typeof PatchFieldOptionRequest | typeof PutFieldOptionRequest,
-  ): RouteDef => ({
+  const find = (ctx: Parameters<RouteDef['handler']>[0], connectionId?: string) =>
+    findItem<FieldOptionRecord>(ctx.state, optionLookup, ctx.params.id!, 'field option', connectionId);
+  const update = (method: 'PATCH' | 'PUT'): RouteDef => ({
     method,
     path: '/accounting/field-options/:id',
     scope: 'accounting:write',
     tag: 'chart',
     summary:
       method === 'PUT'
-        ? 'Update an option (PUT)'
-        : 'Patch an option (value, display_name, code, visibility, reactivate)',
-    request: schema,
+        ? 'Update an option (PUT; F30: the PATCH body, none of it required)'
+        : 'Patch an option (F30: code, display_name, reactivate, value, visibility)',
+    request: PatchFieldOptionBody,
     response: FieldOption,
     handler(ctx) {
-      const patch = body(ctx, schema) as Record<string, unknown>;
-      const { item, connection } = find(ctx);
+      const patch = body(ctx, PatchFieldOptionBody);
+      const { item, connection } = find(ctx, patch.accounting_connection_id);
       ctx.state.connections.assertWritable(connection, 'field option update');
       assignDefined(item, patch, ['value', 'display_name', 'code', 'visibility']);
       if (patch.reactivate === true) item.is_active = true;
@@ -175,16 +185,18 @@ function optionItemRoutes(): RouteDef[] {
       response: FieldOption,
       handler: (ctx) => ok(find(ctx).item),
     },
-    update('PATCH', PatchFieldOptionRequest),
-    update('PUT', PutFieldOptionRequest),
+    update('PATCH'),
+    update('PUT'),
     {
       method: 'DELETE',
       path: '/accounting/field-options/:id',
       scope: 'accounting:write',
       tag: 'chart',
-      summary: 'Deactivate an option (204)',
+      summary: 'Deactivate an option (204; JSON body, {} at least, F29)',
+      request: DeleteItemBody,
       handler(ctx) {
-        const { item, connection } = find(ctx);
+        const input = body(ctx, DeleteItemBody);
+        const { item, connection } = find(ctx, input.accounting_connection_id);
         ctx.state.connections.assertWritable(connection, 'field option delete');
         item.is_active = false;
         item.updated_at = ctx.state.clock.iso();

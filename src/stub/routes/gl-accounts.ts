@@ -2,17 +2,17 @@ import { randomUUID } from 'node:crypto';
 import {
   GlAccount,
   ListGlAccountsQuery,
-  PatchGlAccountRequest,
   UploadGlAccountsRequest,
   UploadGlAccountsResponse,
 } from '../../platform/schemas/accounting.ts';
 import type { RouteDef } from '../core/router.ts';
 import { checkUploadBatch } from '../rules/batch.ts';
-import type { GlAccountRecord } from '../world/chart.ts';
+import { PatchGlAccountBody } from '../schemas/requests.ts';
+import { builtInFieldInfo, type GlAccountRecord } from '../world/chart.ts';
 import { assignDefined, itemRoutes } from './chart-items.ts';
 import { body, created } from './helpers.ts';
 
-/** GL accounts (PLATFORM-FACTS F8, F12): batch upload 1..500, all-or-nothing, insert-only. */
+/** GL accounts (docs/platform.md F8, F12): batch upload 1..500, all-or-nothing, insert-only. */
 export const glAccountRoutes: RouteDef[] = [
   {
     method: 'POST',
@@ -41,9 +41,17 @@ export const glAccountRoutes: RouteDef[] = [
         visibility: 'VISIBLE',
         created_at: now,
         updated_at: now,
+        accounting_connection_id: connection.id,
+        provider_name: connection.remote_provider_name,
+        gl_account_category_info: builtInFieldInfo(connection.id, 'Category'),
       }));
       for (const r of records) table.insert(r);
-      return created({ accounting_connection_id: connection.id, gl_accounts: records });
+      // The published answer also lists the svc_ids created (`uploaded`).
+      return created({
+        accounting_connection_id: connection.id,
+        gl_accounts: records,
+        uploaded: records.map((r) => r.svc_id),
+      });
     },
   },
   ...itemRoutes<GlAccountRecord>(
@@ -52,9 +60,9 @@ export const glAccountRoutes: RouteDef[] = [
       noun: 'GL account',
       table: (chart) => chart.glAccounts,
       listQuery: ListGlAccountsQuery,
-      patch: PatchGlAccountRequest,
-      applyPatch: (item, patch) =>
-        assignDefined(item, patch, ['name', 'code', 'visibility', 'classification']),
+      // docs/platform.md F30: classification is fixed at upload (an unknown field in a PATCH).
+      patch: PatchGlAccountBody,
+      applyPatch: (item, patch) => assignDefined(item, patch, ['name', 'code', 'visibility']),
       response: GlAccount,
     },
     'chart',

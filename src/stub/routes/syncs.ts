@@ -1,20 +1,19 @@
-import {
-  CodingRequest,
-  CodingResponse,
-  ReadyToSyncRequest,
-  SyncRequest,
-  SyncResponse,
-} from '../../platform/schemas/syncs.ts';
+import { CodingResponse, ReadyToSyncRequest, SyncResponse } from '../../platform/schemas/syncs.ts';
 import { makeReady } from '../actions.ts';
 import { ApiError } from '../core/errors.ts';
 import type { RouteContext, RouteDef } from '../core/router.ts';
-import { resolveCodings } from '../rules/codings.ts';
+import { type ResolvedCoding, resolveCodings, resolvePlatformCodings } from '../rules/codings.ts';
 import { applySync, checkSyncBody } from '../rules/sync-marking.ts';
+import { CodingBody, ExternalCodingBody, PlatformCodingBody, SyncBody } from '../schemas/requests.ts';
 import type { ConnectionRecord } from '../world/connections.ts';
 import { S_SYNCED } from '../world/object-store.ts';
 import { body, created, noContent, ok } from './helpers.ts';
 
-/** Sync marking (PLATFORM-FACTS F14, F15), codings (F18) and ready-to-sync (F19). */
+/**
+ * Sync marking (docs/platform.md F14, F15; F33: the published `{sync_id}` answer when the stub is
+ * configured so, and the published sync types), codings (F18, and the F35 body by platform ids)
+ * and ready-to-sync (F19).
+ */
 
 function apiConnection(ctx: RouteContext, what: string): ConnectionRecord {
   const connection = ctx.state.connections.resolve(undefined);
@@ -29,12 +28,13 @@ export const syncRoutes: RouteDef[] = [
     path: '/accounting/syncs',
     scope: 'accounting:write',
     tag: 'sync',
-    summary: 'Mark objects synced or failed (F14); idempotent by key (F15)',
-    request: SyncRequest,
+    summary:
+      'Mark objects synced or failed (F14); idempotent by key (F15); `{sync_id}` only with published_answers (F33)',
+    request: SyncBody,
     response: SyncResponse,
     status: 201,
     handler(ctx) {
-      const input = body(ctx, SyncRequest);
+      const input = body(ctx, SyncBody);
       const replay = ctx.state.idempotency.lookup(
         input.idempotency_key,
         ctx.body,
@@ -43,7 +43,9 @@ export const syncRoutes: RouteDef[] = [
       if (replay) return { status: replay.status, body: replay.body };
       apiConnection(ctx, 'sync marking');
       checkSyncBody(ctx.state, input);
-      const response = applySync(ctx.state, input, ctx.state.nextSyncId());
+      const full = applySync(ctx.state, input, ctx.state.nextSyncId());
+      // F33: the published reference answers `{sync_id}` alone; a replay repeats what was answered.
+      const response = ctx.state.config.publishedAnswers ? { sync_id: full.sync_id } : full;
       ctx.state.idempotency.remember(input.idempotency_key, ctx.body, 201, response);
       return created(response);
     },
@@ -53,11 +55,15 @@ export const syncRoutes: RouteDef[] = [
     path: '/accounting/codings',
     scope: 'accounting:write',
     tag: 'sync',
-    summary: 'Code an object (F18: `Merchant` = accounting vendor, `Category` = GL account)',
-    request: CodingRequest,
+    summary:
+      'Code an object (F18: `Merchant` = accounting vendor, `Category` = GL account; F35: accounting_coding_selections by svc_id)',
+    request: CodingBody,
     response: CodingResponse,
     handler(ctx) {
-      const input = body(ctx, CodingRequest);
+      // F35: the body by platform ids when it carries accounting_coding_selections, else F18's.
+      const platformIds =
+        typeof ctx.body === 'object' && ctx.body !== null && 'accounting_coding_selections' in ctx.body;
+      const input = platformIds ? body(ctx, PlatformCodingBody) : body(ctx, ExternalCodingBody);
       const kind = input.object_type === 'TRANSACTION' ? 'transaction' : 'reimbursement';
       const index = ctx.state.requireIndex(kind, input.object_id);
       const connection = apiConnection(ctx, 'coding');
@@ -67,10 +73,13 @@ export const syncRoutes: RouteDef[] = [
           id: input.object_id,
         });
       }
-      const selections = resolveCodings(connection.chart, input.accounting_field_selections);
+      const selections: ResolvedCoding[] =
+        'accounting_coding_selections' in input
+          ? resolvePlatformCodings(connection.chart, input.accounting_coding_selections)
+          : resolveCodings(connection.chart, input.accounting_field_selections);
       const extras = store.extrasOf(index);
       extras.codings ??= new Map();
-      for (const s of selections) extras.codings.set(s.category_info.external_id, s);
+      for (const s of selections) extras.codings.set(s.field, s.selection);
       extras.codedAt = ctx.state.now();
       if (kind === 'transaction')
         ctx.state.webhooks.emit('transactions.body_coding_updated', { id: input.object_id });

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import {
   CreateWebhookRequest,
+  EventType,
   scopeForEventType,
   VerifyWebhookRequest,
   VerifyWebhookResponse,
@@ -7,18 +9,22 @@ import {
 } from '../../platform/schemas/webhooks.ts';
 import { ApiError, notFound } from '../core/errors.ts';
 import type { RouteContext, RouteDef } from '../core/router.ts';
+import { MockWebhookEventBody } from '../schemas/requests.ts';
 import { publicSubscription } from '../webhooks.ts';
-import { body, created, noContent, ok, pageReply } from './helpers.ts';
+import { body, created, noContent, ok } from './helpers.ts';
 
 /**
- * Webhook subscriptions (PLATFORM-FACTS F20): create (secret returned once, then the challenge
- * is POSTed to the endpoint), verify by echoing the challenge, list, delete. A subscription needs
- * the read scope of each event type's resource (spec 000 Events).
+ * Webhook subscriptions (docs/platform.md F20): create (secret returned once, then the challenge
+ * is POSTed to the endpoint), verify by echoing the challenge, list (a bare array, F32), delete,
+ * and a mock event for the active subscriptions of a type (F31). Subscribing, and mocking an
+ * event, needs the read scope of each event type's resource (the platform guide's Events).
  */
 function eventScopes(ctx: RouteContext): string[] {
-  const types = (ctx.body as { event_types?: unknown } | undefined)?.event_types;
-  if (!Array.isArray(types)) return [];
-  return [...new Set(types.filter((t): t is string => typeof t === 'string').map(scopeForEventType))];
+  const input = ctx.body as { event_types?: unknown; event_type?: unknown } | undefined;
+  const types = Array.isArray(input?.event_types) ? input.event_types : [input?.event_type];
+  // Unknown types need no scope: the body validation refuses them (422) after the scope check.
+  const known = types.filter((t) => EventType.safeParse(t).success) as string[];
+  return [...new Set(known.map(scopeForEventType))];
 }
 
 export const webhookRoutes: RouteDef[] = [
@@ -53,6 +59,7 @@ export const webhookRoutes: RouteDef[] = [
         throw new ApiError('DEVELOPER_7001', 'challenge does not match', { fields: ['challenge'] });
       }
       sub.status = 'active';
+      sub.updated_at = ctx.state.clock.iso();
       return ok({ success: true });
     },
   },
@@ -61,10 +68,29 @@ export const webhookRoutes: RouteDef[] = [
     path: '/webhooks',
     scope: [],
     tag: 'webhooks',
-    summary: 'List subscriptions (secrets are not shown)',
+    summary: 'List subscriptions: a bare JSON array (F32; secrets are not shown)',
     handler(ctx) {
-      const data = [...ctx.state.webhooks.subscriptions.values()].map((s) => publicSubscription(s, false));
-      return pageReply(ctx, data, null);
+      return ok([...ctx.state.webhooks.subscriptions.values()].map((s) => publicSubscription(s, false)));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/mock-webhook-event',
+    scope: eventScopes,
+    tag: 'webhooks',
+    summary:
+      'Send a test event to every active subscription of event_type (F31); 201 with the event as delivered',
+    request: MockWebhookEventBody,
+    handler(ctx) {
+      const input = body(ctx, MockWebhookEventBody);
+      const type = EventType.safeParse(input.event_type);
+      if (!type.success) {
+        throw new ApiError('DEVELOPER_7001', `unknown event_type ${input.event_type}`, {
+          fields: ['event_type'],
+        });
+      }
+      const object = { ...input.object_metadata, id: input.object_id ?? randomUUID() };
+      return created(ctx.state.webhooks.emit(type.data, object));
     },
   },
   {

@@ -1,13 +1,15 @@
 import { TAX_CODE_FIELD_EXTERNAL_ID } from '../../platform/schemas/accounting.ts';
-import {
-  type FieldSelection,
-  GL_FIELD_EXTERNAL_ID,
-  MERCHANT_FIELD_EXTERNAL_ID,
-} from '../../platform/schemas/objects.ts';
-import type { SelectionInput } from '../../platform/schemas/syncs.ts';
 import { invalid } from '../core/errors.ts';
+import { type FieldSelection, GL_FIELD_EXTERNAL_ID, MERCHANT_FIELD_EXTERNAL_ID } from '../schemas/objects.ts';
+import type { PlatformSelection, ExternalSelection as SelectionInput } from '../schemas/requests.ts';
 import type { ConnectionChart } from '../world/chart.ts';
 import { SelectionResolver } from '../world/selections.ts';
+
+/** A resolved selection and the field external id it is stored under on the object. */
+export interface ResolvedCoding {
+  field: string;
+  selection: FieldSelection;
+}
 
 /**
  * POST /accounting/codings (PLATFORM-FACTS F18; spec 001 rule 2): each selection names a field
@@ -16,26 +18,94 @@ import { SelectionResolver } from '../world/selections.ts';
  * chosen (spec 001 item lifecycle: HIDDEN hides from new coding). All selections are checked
  * before any is applied.
  */
-export function resolveCodings(chart: ConnectionChart, inputs: SelectionInput[]): FieldSelection[] {
+export function resolveCodings(
+  chart: ConnectionChart,
+  inputs: SelectionInput[],
+  list = 'accounting_field_selections',
+): ResolvedCoding[] {
   const resolver = new SelectionResolver(chart);
   const problems: Array<{ index: number; field_external_id: string; reason: string }> = [];
-  const out: FieldSelection[] = [];
+  const out: ResolvedCoding[] = [];
   inputs.forEach((input, index) => {
     const result = resolveOne(chart, resolver, input);
     if (typeof result === 'string')
       problems.push({ index, field_external_id: input.field_external_id, reason: result });
-    else out.push(result);
+    else out.push({ field: input.field_external_id, selection: result });
   });
-  if (problems.length > 0) {
-    throw invalid(
-      `accounting_field_selections: ${problems.map((p) => `#${p.index} ${p.reason}`).join('; ')}`,
-      {
-        items: problems,
-        fields: problems.map((p) => `accounting_field_selections.${p.index}`),
-      },
-    );
-  }
+  if (problems.length > 0) throw selectionProblems(list, problems);
   return out;
+}
+
+function selectionProblems(list: string, problems: Array<{ index: number; reason: string }>) {
+  return invalid(`${list}: ${problems.map((p) => `#${p.index} ${p.reason}`).join('; ')}`, {
+    items: problems,
+    fields: problems.map((p) => `${list}.${p.index}`),
+  });
+}
+
+/**
+ * docs/platform.md F35: `accounting_coding_selections` name fields and options by platform ids
+ * (svc_id). Each is translated to the F18 form (remote ids) and then resolved like it, so both
+ * bodies obey the same rules. `field_option_id` alone finds the option among GL accounts,
+ * accounting vendors, tax code options and custom-field options (svc_ids are unique); `field_id`
+ * beside it must be that option's field: a custom field's or the tax code field's svc_id, or
+ * `Category` / `Merchant`.
+ */
+export function resolvePlatformCodings(
+  chart: ConnectionChart,
+  inputs: PlatformSelection[],
+): ResolvedCoding[] {
+  const problems: Array<{ index: number; reason: string }> = [];
+  const external: SelectionInput[] = [];
+  inputs.forEach((input, index) => {
+    const result = toExternal(chart, input);
+    if (typeof result === 'string') problems.push({ index, reason: result });
+    else external.push(result);
+  });
+  if (problems.length > 0) throw selectionProblems('accounting_coding_selections', problems);
+  return resolveCodings(chart, external, 'accounting_coding_selections');
+}
+
+function toExternal(chart: ConnectionChart, input: PlatformSelection): SelectionInput | string {
+  if ('free_form_text' in input) {
+    const field = chart.fields.getBySvc(input.field_id);
+    if (!field) return `unknown field_id ${input.field_id} (the svc_id of a custom field)`;
+    return { field_external_id: field.id, free_form_text: input.free_form_text };
+  }
+  const found = optionBySvc(chart, input.field_option_id);
+  if (!found) return `unknown field_option_id ${input.field_option_id}`;
+  const fieldId = input.field_id;
+  if (fieldId !== undefined && fieldId !== found.fieldExternalId && fieldId !== found.fieldSvcId) {
+    return `field_option_id ${input.field_option_id} is not an option of field_id ${fieldId}`;
+  }
+  return { field_external_id: found.fieldExternalId, field_option_external_id: found.optionRemoteId };
+}
+
+function optionBySvc(
+  chart: ConnectionChart,
+  svcId: string,
+): { fieldExternalId: string; fieldSvcId: string | null; optionRemoteId: string } | null {
+  const gl = chart.glAccounts.getBySvc(svcId);
+  if (gl) return { fieldExternalId: GL_FIELD_EXTERNAL_ID, fieldSvcId: null, optionRemoteId: gl.id };
+  const vendor = chart.vendors.getBySvc(svcId);
+  if (vendor)
+    return { fieldExternalId: MERCHANT_FIELD_EXTERNAL_ID, fieldSvcId: null, optionRemoteId: vendor.id };
+  const tax = chart.taxCodeOptions.getBySvc(svcId);
+  if (tax) {
+    return {
+      fieldExternalId: TAX_CODE_FIELD_EXTERNAL_ID,
+      fieldSvcId: chart.taxCode?.svc_id ?? null,
+      optionRemoteId: tax.id,
+    };
+  }
+  const option = chart.optionsBySvc.get(svcId);
+  if (option)
+    return {
+      fieldExternalId: option.field_remote_id,
+      fieldSvcId: option.field_id,
+      optionRemoteId: option.id,
+    };
+  return null;
 }
 
 function resolveOne(
@@ -61,6 +131,8 @@ function resolveOne(
   }
   if (field === TAX_CODE_FIELD_EXTERNAL_ID) {
     if (option === null) return 'TaxCode needs field_option_external_id';
+    // docs/platform.md F31: a deleted tax code field offers no options.
+    if (chart.taxCode?.is_active === false) return 'the tax code field is inactive';
     const tax = chart.taxCodeOptions.get(option);
     if (!tax?.is_active) return `unknown or inactive tax code ${option}`;
     return resolver.taxCode(option);

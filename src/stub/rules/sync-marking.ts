@@ -1,7 +1,7 @@
-import type { FieldSelection } from '../../platform/schemas/objects.ts';
-import type { SyncRequest, SyncResponse, SyncResult, SyncType } from '../../platform/schemas/syncs.ts';
 import { invalid } from '../core/errors.ts';
 import type { ObjectKind } from '../core/ids.ts';
+import type { FieldSelection } from '../schemas/objects.ts';
+import type { SyncBody as SyncRequest, StubSyncType as SyncType } from '../schemas/requests.ts';
 import type { StubState } from '../state.ts';
 import type { GenContext } from '../world/generate-common.ts';
 import { needsVendorCreation } from '../world/generate-transaction.ts';
@@ -30,9 +30,26 @@ export const SYNC_KIND: Record<SyncType, ObjectKind | null> = {
   BILL_PAYMENT_SYNC: 'bill',
   TRANSFER_SYNC: 'transfer',
   STATEMENT_CREDIT_SYNC: 'cashback',
-  // No repayment objects exist in the stub: every REPAYMENT_SYNC item is REJECTED as unknown.
+  // No repayment, brokerage-order or wallet-transfer objects exist in the stub: every item of
+  // these sync types is REJECTED as unknown (the last two: docs/platform.md F33).
   REPAYMENT_SYNC: null,
+  BROKERAGE_ORDER_SYNC: null,
+  WALLET_TRANSFER_SYNC: null,
 };
+
+/** One item of the answer (F14): in body order, successful first, then failed. */
+export interface SyncResult {
+  id: string;
+  status: 'SYNCED' | 'FAILED' | 'REJECTED';
+  reason?: string;
+}
+
+/** The full answer (the platform guide); docs/platform.md F33's published form keeps only `sync_id`. */
+export interface SyncResponse {
+  sync_id: string;
+  results: SyncResult[];
+  sync_request_id: string | null;
+}
 
 type Verdict = { ok: true } | { ok: false; reason: string };
 

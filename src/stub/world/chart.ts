@@ -1,13 +1,4 @@
-import type {
-  AccountingVendor,
-  Field,
-  FieldOption,
-  GlAccount,
-  TaxCode,
-  TaxCodeOption,
-  TaxRate,
-} from '../../platform/schemas/accounting.ts';
-
+import { createHash } from 'node:crypto';
 /**
  * What an accounting connection holds of the customer's chart of accounts (PLATFORM-FACTS F8-F13):
  * one table per kind, keyed by remote id (insert-only, F12) and by svc_id (PATCH/DELETE target).
@@ -62,13 +53,86 @@ export class ItemTable<T extends Keyed> {
   }
 }
 
-export type GlAccountRecord = GlAccount & { code: string | null };
-export type FieldRecord = Field & { accounting_connection_id: string };
-export type FieldOptionRecord = FieldOption & { field_id: string; field_remote_id: string };
-export type VendorRecord = AccountingVendor;
-export type TaxRateRecord = TaxRate;
-export type TaxCodeRecord = TaxCode;
-export type TaxCodeOptionRecord = TaxCodeOption;
+/**
+ * The records the stub keeps, in the shape it answers with. They are the stub's own types, not
+ * the client's read schemas: the client reads tolerantly (docs/platform.md F22), the stub writes
+ * one definite shape.
+ */
+interface ItemTimes {
+  created_at: string;
+  updated_at?: string;
+}
+
+export type GlAccountRecord = Keyed &
+  ItemTimes & {
+    name: string;
+    code: string | null;
+    classification: string;
+    visibility: string;
+    /** docs/platform.md F8 (published reference): the connection, provider and the GL field. */
+    accounting_connection_id?: string;
+    provider_name?: string | null;
+    gl_account_category_info?: { id: string; name: string; svc_id: string };
+  };
+
+export type FieldRecord = Keyed &
+  ItemTimes & {
+    name: string;
+    input_type: string;
+    display_name: string | null;
+    is_splittable: boolean;
+    is_required_for: string[];
+    accounting_connection_id: string;
+    /** Published reference (docs/platform.md F9): the connection's provider. */
+    provider_name?: string | null;
+  };
+
+export type FieldOptionRecord = Keyed &
+  ItemTimes & {
+    value: string;
+    display_name: string | null;
+    code: string | null;
+    visibility: string;
+    field_id: string;
+    field_remote_id: string;
+    /** Published reference (docs/platform.md F10): the connection and its provider. */
+    accounting_connection_id?: string;
+    provider_name?: string | null;
+  };
+
+export type VendorRecord = Keyed &
+  ItemTimes & {
+    name: string;
+    code: string | null;
+    is_synced: boolean;
+    accounting_connection_id: string;
+    /** Published reference (docs/platform.md F11): the provider and the vendor field. */
+    provider_name?: string | null;
+    vendor_category_info?: { id: string; name: string; svc_id: string };
+  };
+
+export type TaxRateRecord = Keyed &
+  ItemTimes & {
+    name: string;
+    rate: string;
+    accounting_gl_account_id: string;
+    accounting_connection_id: string;
+  };
+
+export type TaxCodeRecord = Keyed &
+  ItemTimes & {
+    name: string;
+    display_name: string | null;
+    accounting_connection_id: string;
+  };
+
+/** docs/platform.md F31: each option carries its connection; `tax_rate_ids` are remote ids. */
+export type TaxCodeOptionRecord = Keyed &
+  ItemTimes & {
+    name: string;
+    tax_rate_ids: string[];
+    accounting_connection_id: string;
+  };
 
 export class ConnectionChart {
   readonly glAccounts = new ItemTable<GlAccountRecord>();
@@ -130,4 +194,18 @@ export class ConnectionChart {
       tax_code_options: this.taxCodeOptions.size,
     };
   }
+}
+
+/**
+ * The svc_id of a connection's built-in field (`Category` for GL accounts, `Merchant` for
+ * accounting vendors, docs/platform.md F18): stable, derived from the connection's id.
+ */
+export function builtInFieldSvcId(connectionId: string, field: 'Category' | 'Merchant'): string {
+  const hex = createHash('sha256').update(`${field}:${connectionId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The built-in field an item belongs to, as the published answers name it. */
+export function builtInFieldInfo(connectionId: string, field: 'Category' | 'Merchant') {
+  return { id: field, name: field, svc_id: builtInFieldSvcId(connectionId, field) };
 }

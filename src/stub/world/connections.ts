@@ -114,6 +114,31 @@ export class Connections {
     return active;
   }
 
+  /**
+   * POST /accounting/connection/{id}/reactivate (docs/platform.md F31): an unlinked connection is
+   * linked again (what `reactivate: true` on create used to do). Reactivating the active one
+   * returns it unchanged; while another connection is active it is 409 naming the precondition.
+   */
+  reactivate(id: string, nowIso: string): ConnectionRecord {
+    const target = this.byId.get(id);
+    if (!target) throw notFound('accounting connection', id);
+    if (target.is_active) return target;
+    const incumbent = this.active();
+    if (incumbent) {
+      throw new ApiError(
+        'DEVELOPER_7001',
+        'reactivate refused: another connection is active (unlink it first)',
+        { precondition: 'no_other_active_connection', active_connection_id: incumbent.id },
+        409,
+      );
+    }
+    target.is_active = true;
+    target.is_ready_to_migrate = false;
+    target.status = 'linked';
+    target.last_linked_at = nowIso;
+    return target;
+  }
+
   /** The customer confirms the switch in the UI (spec 001 migration, last row). */
   switchTo(id: string, nowIso: string): ConnectionRecord {
     const target = this.byId.get(id);

@@ -1,8 +1,8 @@
 import type { ConnectionSettings } from '../../platform/schemas/accounting.ts';
-import { toMajorUnits } from '../../platform/schemas/common.ts';
-import type { FieldSelection } from '../../platform/schemas/objects.ts';
+import { currencyDecimals, toMajorUnits } from '../../platform/schemas/common.ts';
 import type { ObjectKind } from '../core/ids.ts';
 import { hashInts, Rng } from '../core/prng.ts';
+import type { CurrencyAmount, FieldSelection, ValueAmount } from '../schemas/objects.ts';
 import { MINOR_PER_USD_CENT } from './catalog.ts';
 import type { ObjectExtras } from './object-store.ts';
 import type { SelectionResolver } from './selections.ts';
@@ -54,6 +54,32 @@ export function splitMinor(rng: Rng, total: number, parts: number): number[] {
 }
 
 export const major = toMajorUnits;
+
+/**
+ * docs/platform.md F22: a CurrencyAmount `{amount: integer minor units, currency_code}`, with the
+ * 2026 reference's `minor_unit_conversion_rate`.
+ */
+export function money(minor: number, currency: string): CurrencyAmount {
+  return { amount: minor, currency_code: currency, minor_unit_conversion_rate: minorUnitRate(currency) };
+}
+
+/**
+ * docs/platform.md F22: the `{currency, value}` form production clients see on `entity_amount` and
+ * `merchant_amount`, `value` in minor units (the platform guide: minor units plus a currency).
+ */
+export function valueAmount(minor: number, currency: string): ValueAmount {
+  return { currency, value: minor };
+}
+
+/** docs/platform.md F23: minor units per major unit of the currency (USD 100, JPY 1, KWD 1000). */
+export function minorUnitRate(currency: string): number {
+  return 10 ** currencyDecimals(currency);
+}
+
+/** ISO date (YYYY-MM-DD) of a time, where the published reference says `format: date`. */
+export function isoDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
 
 export type CodingMode = 'coded' | 'uncoded' | 'unknown';
 

@@ -1,4 +1,4 @@
-import type { Cashback, LineItem, Reimbursement, Transfer } from '../../platform/schemas/objects.ts';
+import type { Cashback, Reimbursement, ReimbursementLineItem, Transfer } from '../schemas/objects.ts';
 import { FIRST_NAMES, LAST_NAMES, MEMOS, MERCHANTS } from './catalog.ts';
 import {
   applyCodings,
@@ -8,14 +8,21 @@ import {
   drawMinor,
   type GenContext,
   iso,
+  isoDate,
   major,
+  money,
   rngFor,
   syncedAtIso,
+  valueAmount,
   withOverrides,
 } from './generate-common.ts';
 import { timeOf } from './world.ts';
 
-/** Reimbursements, transfers and cashbacks (PLATFORM-FACTS F16) generated from their index. */
+/**
+ * Reimbursements, transfers and cashbacks generated from their index (docs/platform.md F16,
+ * F24, F25). Fields the published reference adds are derived from earlier draws or the index,
+ * so each world stays as it was.
+ */
 
 export function generateReimbursement(ctx: GenContext, index: number): Reimbursement {
   const { world, resolver } = ctx;
@@ -39,22 +46,56 @@ export function generateReimbursement(ctx: GenContext, index: number): Reimburse
   const extras = store.peekExtras(index);
   const body = [...lineSelections];
   if (hasVendor && vendorPick) body.push(resolver.vendor(vendorPick));
-  const lineItems: LineItem[] = [
-    { id: null, amount: major(minor, currency), memo, accounting_field_selections: lineSelections },
+  // F24: the line amount is a CurrencyAmount; the single line carries the whole amount.
+  const lineItems: ReimbursementLineItem[] = [
+    {
+      id: null,
+      amount: money(minor, currency),
+      memo,
+      // F24: every key of a selection is present (the resolver always writes them all).
+      accounting_field_selections: lineSelections,
+    },
   ];
+  const spent = created - 2 * 86_400_000;
   const out: Reimbursement = {
     id: world.idOf('reimbursement', index),
     amount: major(minor, currency),
-    currency_code: currency,
+    // F24: the published object names the currency `currency` (no `currency_code`).
+    currency,
+    entity_amount: valueAmount(minor, currency),
+    original_reimbursement_amount: money(minor, currency),
+    payee_amount: money(minor, currency),
     entity_id: entity?.id ?? null,
     user_id: world.auxId('user', (index * 13) % 101),
     user_full_name: `${first} ${last}`,
+    user_email: `${first}.${last}@example.com`.toLowerCase(),
+    employee_id: null,
+    merchant: mileage ? null : merchant,
     merchant_name: mileage ? null : merchant,
+    merchant_id: mileage ? null : world.auxId('merchant', MERCHANTS.indexOf(merchant)),
     type: mileage ? 'MILEAGE' : 'OUT_OF_POCKET',
+    direction: 'BUSINESS_TO_USER',
     state: 'APPROVED',
-    transaction_date: iso(created - 2 * 86_400_000),
+    // Mileage: a distance derived from the amount (no extra draw).
+    distance: mileage ? Math.max(1, Math.round(minor / 67)) : null,
+    start_location: mileage ? 'Head office' : null,
+    end_location: mileage ? 'Client site' : null,
+    waypoints: [],
+    transaction_date: isoDate(spent),
     created_at: iso(created),
+    submitted_at: iso(created),
     approved_at: iso(created + 3_600_000),
+    accounting_date: iso(spent),
+    payment_id: null,
+    payment_batch_id: null,
+    payment_processed_at: null,
+    trace_id: null,
+    spend_limit_id: null,
+    fund_id: null,
+    trip_id: null,
+    receipts: [],
+    attendees: [],
+    updated_at: iso(Math.max(created + 3_600_000, store.syncedAtOf(index), extras?.codedAt ?? 0)),
     memo,
     accounting_field_selections: applyCodings(body, extras),
     line_items: lineItems,
@@ -73,12 +114,14 @@ export function generateTransfer(ctx: GenContext, index: number): Transfer {
   const currency = entity?.currency ?? 'USD';
   const minor = drawMinor(rng, currency, 100_000, 50_000_000);
   const extras = store.peekExtras(index);
+  // F25: a CurrencyAmount and no top-level currency; status from the published enum.
   const out: Transfer = {
     id: world.idOf('transfer', index),
-    amount: major(minor, currency),
-    currency_code: currency,
+    amount: money(minor, currency),
     entity_id: entity?.id ?? null,
-    status: 'ACCEPTED',
+    bank_account_id: entity?.bank_accounts[0]?.id ?? null,
+    payment_id: world.auxId('transfer_payment', index),
+    status: 'COMPLETED',
     created_at: iso(timeOf('transfer', index)),
     memo: 'Statement payment',
     accounting_field_selections: applyCodings([], extras),
@@ -97,10 +140,10 @@ export function generateCashback(ctx: GenContext, index: number): Cashback {
   const currency = entity?.currency ?? 'USD';
   const minor = drawMinor(rng, currency, 1_000, 500_000);
   const extras = store.peekExtras(index);
+  // F25: a CurrencyAmount and no top-level currency.
   const out: Cashback = {
     id: world.idOf('cashback', index),
-    amount: major(minor, currency),
-    currency_code: currency,
+    amount: money(minor, currency),
     entity_id: entity?.id ?? null,
     created_at: iso(timeOf('cashback', index)),
     memo: 'Cashback',

@@ -1,13 +1,16 @@
-import type { Entity } from '../../platform/schemas/entities.ts';
-import type { FieldSelection, LineItem, Transaction } from '../../platform/schemas/objects.ts';
+import type { Entity } from '../schemas/entities.ts';
+import type { AnySelection, FieldSelection, Transaction, TransactionLineItem } from '../schemas/objects.ts';
 import {
-  CATEGORY_NAMES,
   DEPARTMENTS,
   ENTITY_CURRENCIES,
   FIRST_NAMES,
   LAST_NAMES,
+  MCC_DESCRIPTIONS,
   MEMOS,
+  MERCHANT_FACTS,
   MERCHANTS,
+  SK_CATEGORY_NAMES,
+  TRIP_NAMES,
 } from './catalog.ts';
 import {
   applyCodings,
@@ -18,11 +21,16 @@ import {
   type GenContext,
   iso,
   major,
+  minorUnitRate,
+  money,
   rngFor,
   splitMinor,
   syncedAtIso,
+  valueAmount,
   withOverrides,
 } from './generate-common.ts';
+import { S_NOT_READY } from './object-store.ts';
+import { selectionType } from './selections.ts';
 import { timeOf } from './world.ts';
 
 interface DrawnTransaction {
@@ -93,9 +101,22 @@ function drawTransaction(ctx: GenContext, index: number): DrawnTransaction {
   };
 }
 
+/** Trips a travel transaction can belong to (derived from the index: no extra draws). */
+const TRIP_COUNT = 23;
+
 /**
- * A card transaction (spec 000 "Transaction"; PLATFORM-FACTS F16, F17) generated from its index,
- * with the store's sync state, POST /accounting/codings and control-route overrides applied.
+ * Approval as the F28 `approval_status` filter sees it: a transaction that is not ready to sync
+ * still waits for its reviewer; ready and synced ones are fully approved.
+ */
+export function transactionApproval(status: number): 'FULLY_APPROVED' | 'AWAITING_REVIEWER' {
+  return status === S_NOT_READY ? 'AWAITING_REVIEWER' : 'FULLY_APPROVED';
+}
+
+/**
+ * A card transaction generated from its index (platform guide "Transaction"; docs/platform.md
+ * F16, F17, F23), with the store's sync state, POST /accounting/codings and control-route
+ * overrides applied. Fields added for the published reference (F23) are derived from earlier
+ * draws (merchant, currencies, index), so they cost no extra draws and leave every world as it was.
  */
 export function generateTransaction(ctx: GenContext, index: number): Transaction {
   const { world } = ctx;
@@ -104,24 +125,44 @@ export function generateTransaction(ctx: GenContext, index: number): Transaction
   const id = world.idOf('transaction', index);
   const extras = store.peekExtras(index);
   const at = timeOf('transaction', index);
+  const merchant = MERCHANT_FACTS[d.merchantAt]!;
+  const trip = merchant.travel ? index % TRIP_COUNT : -1;
+  // 22 is not in the published category enum: it is served as 2, "Other".
+  const categoryId = d.categoryId === 22 ? 2 : d.categoryId;
+  const fundId = world.auxId('fund', index % 89);
+  const status = store.statusOf(index);
   const txn: Transaction = {
     id,
     amount: major(d.minor, d.currency),
     currency_code: d.currency,
-    entity_amount: { amount: d.minor, currency_code: d.currency },
-    merchant_amount: { amount: d.merchantMinor, currency_code: d.merchantCurrency },
+    entity_amount: valueAmount(d.minor, d.currency),
+    merchant_amount: valueAmount(d.merchantMinor, d.merchantCurrency),
+    original_transaction_amount: money(d.merchantMinor, d.merchantCurrency),
+    minor_unit_conversion_rate: minorUnitRate(d.currency),
     entity_id: d.entity?.id ?? null,
     merchant_id: world.auxId('merchant', d.merchantAt),
     merchant_name: MERCHANTS[d.merchantAt]!,
-    sk_category_id: d.categoryId,
-    sk_category_name: CATEGORY_NAMES[d.categoryId % CATEGORY_NAMES.length]!,
+    merchant_descriptor: MERCHANTS[d.merchantAt]!.toUpperCase(),
+    merchant_category_code: merchant.mcc,
+    merchant_category_code_description: MCC_DESCRIPTIONS[merchant.mcc] ?? null,
+    merchant_location: merchant.location ? { ...merchant.location } : null,
+    merchant_data: null,
+    card_present: merchant.cardPresent,
+    sk_category_id: categoryId,
+    sk_category_name: SK_CATEGORY_NAMES[categoryId] ?? null,
     card_id: world.auxId('card', index % 97),
-    fund_id: world.auxId('fund', index % 89),
+    fund_id: fundId,
+    limit_id: fundId,
+    spend_program_id: null,
+    statement_id: null,
     card_holder: {
       user_id: world.auxId('user', (index * 7) % 101),
       first_name: d.holder.first,
       last_name: d.holder.last,
+      employee_id: null,
+      department_id: world.auxId('department', DEPARTMENTS.indexOf(d.holder.department)),
       department_name: d.holder.department,
+      location_id: null,
       location_name: null,
     },
     user_transaction_time: iso(at),
@@ -131,13 +172,22 @@ export function generateTransaction(ctx: GenContext, index: number): Transaction
     state: 'CLEARED',
     memo: d.memo,
     receipts: [],
+    accounting_categories: [],
+    attendees: [],
+    disputes: [],
+    policy_violations: [],
     original_transaction_id: d.original >= 0 ? world.idOf('transaction', d.original) : null,
-    all_requirements_met_and_approved: true,
+    all_requirements_met_and_approved: transactionApproval(status) === 'FULLY_APPROVED',
+    trip_id: trip >= 0 ? world.auxId('trip', trip) : null,
+    trip_name: trip >= 0 ? TRIP_NAMES[trip % TRIP_NAMES.length]! : null,
     accounting_field_selections: applyCodings(d.body, extras),
+    // F23: line amounts are CurrencyAmounts in the transaction's currency, which is the entity's
+    // (settlement) currency, so `converted_amount` equals `amount`; the parts sum to the total.
     line_items: d.lines.map(
-      (line, n): LineItem => ({
+      (line, n): TransactionLineItem => ({
         id: d.lines.length > 1 ? `${id}-li${n}` : null,
-        amount: major(line.part, d.currency),
+        amount: money(line.part, d.currency),
+        converted_amount: money(line.part, d.currency),
         memo: d.lines.length > 1 ? `Split ${n + 1} of ${d.lines.length}` : d.memo,
         accounting_field_selections: line.selections,
       }),
@@ -148,13 +198,13 @@ export function generateTransaction(ctx: GenContext, index: number): Transaction
   const out = withOverrides(txn, extras);
   const overridden = extras?.overrides && 'requires_accounting_vendor_creation_to_sync' in extras.overrides;
   if (ctx.settings?.transaction_accounting_vendor_creation_on_sync_enabled && !overridden) {
-    // PLATFORM-FACTS F17: present only with the setting on; true without a MERCHANT selection.
+    // docs/platform.md F17: present only with the setting on; true without a MERCHANT selection.
     out.requires_accounting_vendor_creation_to_sync = needsVendorCreation(out);
   }
   return out;
 }
 
-/** F17 / spec 001 rule 2: no accounting-vendor (MERCHANT) selection on the transaction. */
-export function needsVendorCreation(txn: Pick<Transaction, 'accounting_field_selections'>): boolean {
-  return !txn.accounting_field_selections.some((s) => s.type === 'MERCHANT');
+/** docs/platform.md F17 (rule 2): no accounting-vendor (MERCHANT) selection on the transaction. */
+export function needsVendorCreation(txn: { accounting_field_selections: AnySelection[] }): boolean {
+  return !txn.accounting_field_selections.some((s) => selectionType(s) === 'MERCHANT');
 }

@@ -4,11 +4,8 @@ import type { GenContext } from './generate-common.ts';
 import { generateCashback, generateReimbursement, generateTransfer } from './generate-others.ts';
 import { generateTransaction } from './generate-transaction.ts';
 
-/** The full object of a kind at an index, as the ready-object reads return it (F16). */
-export type AnyObject = { id: string; accounting_field_selections?: Array<{ type: string }> } & Record<
-  string,
-  unknown
->;
+/** The full object of a kind at an index, as the ready-object reads return it (src/stub/schemas). */
+export type AnyObject = { id: string } & Record<string, unknown>;
 
 const GENERATORS: Record<ObjectKind, (ctx: GenContext, index: number) => unknown> = {
   transaction: generateTransaction,

@@ -1,6 +1,6 @@
-import type { FieldSelection } from '../../platform/schemas/objects.ts';
 import { KIND_CODE, type ObjectKind } from '../core/ids.ts';
 import { IndexSet } from '../core/index-set.ts';
+import type { FieldSelection } from '../schemas/objects.ts';
 
 /**
  * The mutable state of one kind of ready object, kept compactly so 1,000,000 transactions fit:

@@ -1,24 +1,46 @@
 import { TAX_CODE_FIELD_EXTERNAL_ID } from '../../platform/schemas/accounting.ts';
+import { hashString, Rng } from '../core/prng.ts';
 import {
+  type AnySelection,
+  type BillFieldSelection,
+  type CategoryInfo,
   type FieldSelection,
   GL_FIELD_EXTERNAL_ID,
   MERCHANT_FIELD_EXTERNAL_ID,
-} from '../../platform/schemas/objects.ts';
-import { hashString, Rng } from '../core/prng.ts';
+} from '../schemas/objects.ts';
 import type { ConnectionChart } from './chart.ts';
 
 /**
- * Builds accounting_field_selections (PLATFORM-FACTS F16, F18) for remote ids. An id uploaded to
- * the active connection shows its real svc_id, name and state; an id never uploaded (a coding
- * drawn from the seed's chart) gets a stable synthetic svc_id and a name derived from the id.
+ * Builds accounting_field_selections (docs/platform.md F16, F18) for remote ids. An id uploaded to
+ * the active connection shows its real svc_id, name, code and state; an id never uploaded (a
+ * coding drawn from the seed's chart) gets a stable synthetic svc_id and a name derived from the
+ * id. Selections carry every published key (docs/platform.md F24): `external_code` is the item's
+ * code (null without one); `provider_name` and `source` are null (the stub does not record them).
  */
 
 export function syntheticSvcId(kind: string, remoteId: string): string {
   return new Rng(hashString(`${kind}:${remoteId}`)).uuid();
 }
 
-function category(externalId: string, type: string, name = externalId): FieldSelection['category_info'] {
+function category(externalId: string, type: CategoryInfo['type'], name = externalId): CategoryInfo {
   return { id: syntheticSvcId('category', externalId), external_id: externalId, name, type };
+}
+
+/** docs/platform.md F26: a bill's selection has no top-level `type` (nor `source`). */
+export function toBillSelection(s: FieldSelection): BillFieldSelection {
+  return {
+    id: s.id,
+    external_id: s.external_id,
+    external_code: s.external_code,
+    name: s.name,
+    provider_name: s.provider_name,
+    category_info: s.category_info,
+  };
+}
+
+/** The selection's type: top-level (F16) or, on bills, in `category_info` (F26). */
+export function selectionType(s: AnySelection): string {
+  return s.type ?? s.category_info.type;
 }
 
 export class SelectionResolver {
@@ -29,8 +51,11 @@ export class SelectionResolver {
     return {
       id: item?.svc_id ?? syntheticSvcId('gl', remoteId),
       external_id: remoteId,
+      external_code: item?.code || null,
       name: item?.name ?? `GL ${remoteId}`,
       type: 'GL_ACCOUNT',
+      provider_name: null,
+      source: null,
       category_info: category(GL_FIELD_EXTERNAL_ID, 'GL_ACCOUNT'),
     };
   }
@@ -40,8 +65,11 @@ export class SelectionResolver {
     return {
       id: item?.svc_id ?? syntheticSvcId('vendor', remoteId),
       external_id: remoteId,
+      external_code: item?.code || null,
       name: item?.name ?? `Vendor ${remoteId}`,
       type: 'MERCHANT',
+      provider_name: null,
+      source: null,
       category_info: category(MERCHANT_FIELD_EXTERNAL_ID, 'MERCHANT'),
     };
   }
@@ -52,8 +80,11 @@ export class SelectionResolver {
     return {
       id: option?.svc_id ?? syntheticSvcId(`option:${fieldRemoteId}`, optionRemoteId),
       external_id: optionRemoteId,
+      external_code: option?.code || null,
       name: option?.display_name ?? option?.value ?? optionRemoteId,
       type: 'OTHER',
+      provider_name: null,
+      source: null,
       category_info: {
         id: field?.svc_id ?? syntheticSvcId('field', fieldRemoteId),
         external_id: fieldRemoteId,
@@ -68,8 +99,11 @@ export class SelectionResolver {
     return {
       id: syntheticSvcId(`text:${fieldRemoteId}`, text),
       external_id: text,
+      external_code: null,
       name: text,
       type: 'OTHER',
+      provider_name: null,
+      source: null,
       category_info: {
         id: field?.svc_id ?? syntheticSvcId('field', fieldRemoteId),
         external_id: fieldRemoteId,
@@ -85,8 +119,11 @@ export class SelectionResolver {
     return {
       id: item?.svc_id ?? syntheticSvcId('tax', remoteId),
       external_id: remoteId,
+      external_code: null,
       name: item?.name ?? `Tax ${remoteId}`,
       type: 'TAX_CODE',
+      provider_name: null,
+      source: null,
       category_info: {
         id: code?.svc_id ?? syntheticSvcId('category', TAX_CODE_FIELD_EXTERNAL_ID),
         external_id: TAX_CODE_FIELD_EXTERNAL_ID,
@@ -100,14 +137,13 @@ export class SelectionResolver {
    * Whether a selection points at an item the connection has deactivated (DELETE, spec 001 item
    * lifecycle: "item cannot be synced"). Hidden items still sync; unknown ids are not judged.
    */
-  isInactive(selection: FieldSelection): boolean {
+  isInactive(selection: AnySelection): boolean {
     if (!this.chart) return false;
     const field = selection.category_info.external_id;
-    if (selection.type === 'GL_ACCOUNT')
-      return this.chart.glAccounts.get(selection.external_id)?.is_active === false;
-    if (selection.type === 'MERCHANT')
-      return this.chart.vendors.get(selection.external_id)?.is_active === false;
-    if (selection.type === 'TAX_CODE') {
+    const type = selectionType(selection);
+    if (type === 'GL_ACCOUNT') return this.chart.glAccounts.get(selection.external_id)?.is_active === false;
+    if (type === 'MERCHANT') return this.chart.vendors.get(selection.external_id)?.is_active === false;
+    if (type === 'TAX_CODE') {
       return this.chart.taxCodeOptions.get(selection.external_id)?.is_active === false;
     }
     const fieldRecord = this.chart.fields.get(field);

@@ -1,6 +1,6 @@
-import type { Entity } from '../../platform/schemas/entities.ts';
 import type { PlatformVendor } from '../../platform/schemas/vendors.ts';
 import { AUX_CODE, makeId, OBJECT_KINDS, type ObjectKind, parseId } from '../core/ids.ts';
+import type { Entity } from '../schemas/entities.ts';
 import type { ChartSnapshot } from './catalog.ts';
 import { ObjectStore } from './object-store.ts';
 

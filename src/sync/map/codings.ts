@@ -3,11 +3,15 @@ import type { FieldSelection } from '../../platform/schemas/objects.ts';
 import { MappingProblem } from './mapping-problem.ts';
 
 /**
- * Reads the platform's accounting_field_selections (PLATFORM-FACTS F16) into an ERP coding:
+ * Reads the platform's accounting_field_selections (docs/platform.md F16, F24, F26) into an ERP
+ * coding:
  * GL_ACCOUNT → the GL account, MERCHANT → the accounting vendor, TAX_CODE → the tax code, and
  * every other selection → a custom-field dimension keyed by its field's remote id. Line
  * selections override the object's (a split line may carry its own department).
  */
+/** Selection types that name no ERP chart item (F24). */
+const PLATFORM_ONLY_TYPES = new Set(['NON_ERP', 'UNIT_OF_MEASURE']);
+
 export function codingFrom(
   objectSelections: readonly FieldSelection[],
   lineSelections: readonly FieldSelection[] = [],
@@ -18,11 +22,19 @@ export function codingFrom(
     memo,
   };
   for (const selection of [...objectSelections, ...lineSelections]) {
-    const type = selection.type || selection.category_info.type;
-    if (type === 'GL_ACCOUNT') coding.glAccountId = selection.external_id;
-    else if (type === 'MERCHANT') coding.vendorId = selection.external_id;
-    else if (type === 'TAX_CODE') coding.taxCodeId = selection.external_id;
-    else coding.dimensions[selection.category_info.external_id] = selection.external_id;
+    // F24: any key may be null; a selection without the chosen option's remote id codes nothing.
+    const optionId = selection.external_id;
+    if (!optionId) continue;
+    // F26: bills carry the type only in category_info.
+    const type = selection.type || selection.category_info?.type;
+    if (type === 'GL_ACCOUNT') coding.glAccountId = optionId;
+    else if (type === 'MERCHANT') coding.vendorId = optionId;
+    else if (type === 'TAX_CODE') coding.taxCodeId = optionId;
+    else {
+      const fieldId = selection.category_info?.external_id;
+      // F24: NON_ERP and UNIT_OF_MEASURE selections are the platform's own, not ERP dimensions.
+      if (fieldId && !PLATFORM_ONLY_TYPES.has(type ?? '')) coding.dimensions[fieldId] = optionId;
+    }
   }
   return coding;
 }

@@ -8,9 +8,12 @@ import type {
   ReimbursementInput,
   TransferInput,
 } from '../../erp/types.ts';
+import { allocate, currencyExponent, currencyOfAmount, type Money, readMoney } from '../../money.ts';
 import type {
+  AmountField,
   Bill,
   Cashback,
+  FieldSelection,
   LineItem,
   Reimbursement,
   Transaction,
@@ -18,11 +21,12 @@ import type {
 } from '../../platform/schemas/objects.ts';
 import { codingFrom, requireGlAccount } from './codings.ts';
 import { MappingProblem } from './mapping-problem.ts';
-import { allocate, currencyExponent, toMinorUnits } from './money.ts';
 
 /**
- * Platform objects (PLATFORM-FACTS F16) to ERP-neutral postings (src/erp/types.ts). Pure: no I/O.
- * A coding the bookkeeper must fix throws MappingProblem; the caller turns it into a failure.
+ * Platform objects (docs/platform.md F16, F22–F26) to ERP-neutral postings (src/erp/types.ts).
+ * Pure: no I/O. Amounts arrive in any of the platform's three forms and are read by src/money.ts.
+ * A coding or amount the bookkeeper must fix throws MappingProblem; the caller turns it into a
+ * failure for that object alone.
  */
 
 function currencyOf(code: string): Currency {
@@ -40,11 +44,60 @@ function isoDate(...candidates: (string | null | undefined)[]): string {
   return value.slice(0, 10);
 }
 
-/** Lines in minor units summing exactly to the total (rounding lands on the last line). */
+/** Reads an amount in any form; an unreadable or missing total is the bookkeeper's to check. */
+function moneyOf(
+  raw: AmountField | null | undefined,
+  siblingCurrency: string | null | undefined,
+  what: string,
+): Money {
+  let money: Money | null;
+  try {
+    money = readMoney(raw, siblingCurrency);
+  } catch (error) {
+    throw new MappingProblem(
+      'BAD_AMOUNT',
+      `The amount of ${what} cannot be read: ${(error as Error).message}`,
+      'Check the amount and currency on the platform, then sync again',
+    );
+  }
+  if (!money)
+    throw new MappingProblem(
+      'MISSING_AMOUNT',
+      `${capitalized(what)} has no amount`,
+      'Check the amount on the platform, then sync again',
+    );
+  return money;
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * A line's amount in the object's currency, or null when the line has none that can be counted
+ * in it: `amount` first, then `converted_amount` (F23: the same line in the entity's currency).
+ */
+function lineMinor(item: LineItem, currency: string): number | null {
+  for (const raw of [item.amount, item.converted_amount]) {
+    try {
+      const money = readMoney(raw, currency);
+      if (money && money.currency === currency) return money.minor;
+    } catch {
+      // An unreadable line amount is spread from the total below.
+    }
+  }
+  return null;
+}
+
+/**
+ * Lines in minor units summing exactly to the total. Lines whose amounts are all readable keep
+ * them (a rounding drift of at most a unit per line lands on the last line); otherwise the total
+ * is spread over the lines in proportion to what can be read, evenly when nothing can.
+ */
 function linesFrom(
   total: number,
-  exponent: number,
-  objectSelections: Parameters<typeof codingFrom>[0],
+  currency: string,
+  objectSelections: readonly FieldSelection[],
   items: readonly LineItem[],
   memo: string,
   what: string,
@@ -52,13 +105,16 @@ function linesFrom(
   if (items.length === 0) {
     return [{ ...requireGlAccount(codingFrom(objectSelections, [], memo), what), amountMinor: total }];
   }
-  const amounts = items.map((item) => toMinorUnits(item.amount, exponent));
-  const drift = total - amounts.reduce((a, b) => a + b, 0);
-  if (drift !== 0) {
-    if (Math.abs(drift) > items.length) {
-      const spread = allocate(total, amounts.length ? amounts : [1]);
-      amounts.splice(0, amounts.length, ...spread);
-    } else amounts[amounts.length - 1] = (amounts[amounts.length - 1] ?? 0) + drift;
+  const read = items.map((item) => lineMinor(item, currency));
+  let amounts: number[];
+  if (read.every((a): a is number => a !== null)) {
+    amounts = [...read];
+    const drift = total - amounts.reduce((a, b) => a + b, 0);
+    if (Math.abs(drift) > items.length) amounts = allocate(total, amounts);
+    else amounts[amounts.length - 1] = (amounts[amounts.length - 1] ?? 0) + drift;
+  } else {
+    const weights = read.map((a) => Math.abs(a ?? 0));
+    amounts = allocate(total, weights.some((w) => w > 0) ? weights : items.map(() => 1));
   }
   return items.map((item, i) => ({
     ...requireGlAccount(
@@ -70,8 +126,14 @@ function linesFrom(
 }
 
 export function mapTransaction(t: Transaction): CardTransactionInput {
-  const currency = currencyOf(t.currency_code);
-  const totalMinor = toMinorUnits(t.amount, currency.exponent);
+  const what = 'this card transaction';
+  // F16: a major-unit number beside currency_code; F22: the entity amount names its own currency.
+  const total = moneyOf(
+    t.amount ?? t.entity_amount,
+    t.currency_code ?? currencyOfAmount(t.amount) ?? currencyOfAmount(t.entity_amount),
+    what,
+  );
+  const currency = currencyOf(total.currency);
   const holder = t.card_holder;
   return {
     kind: 'card_transaction',
@@ -79,76 +141,87 @@ export function mapTransaction(t: Transaction): CardTransactionInput {
     date: isoDate(t.accounting_date, t.settlement_date, t.user_transaction_time),
     entityId: t.entity_id ?? null,
     currency,
-    totalMinor,
+    totalMinor: total.minor,
     memo: t.memo ?? t.merchant_name ?? '',
-    counterpart: holder
-      ? { role: 'card_holder', id: holder.user_id, name: `${holder.first_name} ${holder.last_name}` }
+    counterpart: holder?.user_id
+      ? {
+          role: 'card_holder',
+          id: holder.user_id,
+          name: [holder.first_name, holder.last_name].filter(Boolean).join(' '),
+        }
       : null,
     lines: linesFrom(
-      totalMinor,
-      currency.exponent,
+      total.minor,
+      currency.code,
       t.accounting_field_selections,
       t.line_items,
       t.memo ?? '',
-      'this card transaction',
+      what,
     ),
   };
 }
 
 export function mapReimbursement(r: Reimbursement): ReimbursementInput {
-  const currency = currencyOf(r.currency_code);
-  const totalMinor = toMinorUnits(r.amount, currency.exponent);
+  const what = 'this reimbursement';
+  // F24: the live service names the currency `currency`; the guide `currency_code`.
+  const total = moneyOf(r.amount, r.currency ?? r.currency_code, what);
+  const currency = currencyOf(total.currency);
   return {
     kind: 'reimbursement',
     objectId: r.id,
     date: isoDate(r.transaction_date, r.approved_at, r.created_at),
     entityId: r.entity_id ?? null,
     currency,
-    totalMinor,
+    totalMinor: total.minor,
     memo: r.memo ?? r.merchant_name ?? '',
     counterpart: r.user_id ? { role: 'employee', id: r.user_id, name: r.user_full_name ?? '' } : null,
     lines: linesFrom(
-      totalMinor,
-      currency.exponent,
+      total.minor,
+      currency.code,
       r.accounting_field_selections,
       r.line_items,
       r.memo ?? '',
-      'this reimbursement',
+      what,
     ),
   };
 }
 
+/** F25: transfers and cashbacks carry a CurrencyAmount and no top-level currency. */
+function simpleTotal(o: Transfer | Cashback, what: string): { currency: Currency; totalMinor: number } {
+  const total = moneyOf(o.amount, o.currency_code, what);
+  return { currency: currencyOf(total.currency), totalMinor: total.minor };
+}
+
 export function mapTransfer(t: Transfer): TransferInput {
-  const currency = currencyOf(t.currency_code);
   return {
     kind: 'transfer',
     objectId: t.id,
     date: isoDate(t.created_at),
     entityId: t.entity_id ?? null,
-    currency,
-    totalMinor: toMinorUnits(t.amount, currency.exponent),
+    ...simpleTotal(t, 'this transfer'),
     memo: t.memo ?? 'Card payment',
     counterpart: null,
   };
 }
 
 export function mapCashback(c: Cashback): CashbackInput {
-  const currency = currencyOf(c.currency_code);
   return {
     kind: 'cashback',
     objectId: c.id,
     date: isoDate(c.created_at),
     entityId: c.entity_id ?? null,
-    currency,
-    totalMinor: toMinorUnits(c.amount, currency.exponent),
+    ...simpleTotal(c, 'this cashback'),
     memo: c.memo ?? 'Cashback',
     counterpart: null,
   };
 }
 
+/** F26: the bill's ERP vendor, from its vendor selection or the vendor's remote id. */
 function billVendorId(b: Bill): string {
   const selected =
-    codingFrom(b.accounting_field_selections).vendorId ?? b.vendor?.accounting_vendor_remote_id;
+    codingFrom(b.accounting_field_selections).vendorId ??
+    b.vendor?.remote_id ??
+    b.vendor?.accounting_vendor_remote_id;
   if (!selected) {
     throw new MappingProblem(
       'MISSING_VENDOR',
@@ -159,51 +232,56 @@ function billVendorId(b: Bill): string {
   return selected;
 }
 
+function billCounterpart(b: Bill): BillInput['counterpart'] {
+  const id = b.vendor?.id ?? b.vendor?.remote_id;
+  return id ? { role: 'vendor', id, name: b.vendor?.name ?? '' } : null;
+}
+
+function billWhat(b: Bill): string {
+  return `bill ${b.invoice_number ?? b.id}`;
+}
+
 export function mapBill(b: Bill): BillInput {
-  const currency = currencyOf(b.amount.currency_code);
-  const what = `bill ${b.invoice_number ?? b.id}`;
-  const lines: CodedLine[] =
-    b.line_items.length === 0
-      ? [
-          {
-            ...requireGlAccount(codingFrom(b.accounting_field_selections, [], b.memo ?? ''), what),
-            amountMinor: b.amount.amount,
-          },
-        ]
-      : b.line_items.map((item, i) => ({
-          ...requireGlAccount(
-            codingFrom(b.accounting_field_selections, item.accounting_field_selections, item.memo ?? ''),
-            `Line ${i + 1} of ${what}`,
-          ),
-          amountMinor: item.amount.amount,
-        }));
+  const what = billWhat(b);
+  const total = moneyOf(b.amount, null, what);
+  const currency = currencyOf(total.currency);
   return {
     kind: 'bill',
     objectId: b.id,
     date: isoDate(b.issued_at, b.created_at),
     entityId: b.entity_id ?? null,
     currency,
-    totalMinor: b.amount.amount,
+    totalMinor: total.minor,
     memo: b.memo ?? b.vendor_memo ?? '',
-    counterpart: b.vendor ? { role: 'vendor', id: b.vendor.id, name: b.vendor.name } : null,
+    counterpart: billCounterpart(b),
     vendorId: billVendorId(b),
     invoiceNumber: b.invoice_number ?? null,
     dueDate: b.due_at ? b.due_at.slice(0, 10) : null,
-    lines,
+    lines: linesFrom(
+      total.minor,
+      currency.code,
+      b.accounting_field_selections,
+      b.line_items,
+      b.memo ?? '',
+      what,
+    ),
   };
 }
 
 export function mapBillPayment(b: Bill): BillPaymentInput {
-  const currency = currencyOf(b.amount.currency_code);
+  const what = `the payment of ${billWhat(b)}`;
+  const billTotal = moneyOf(b.amount, null, billWhat(b));
+  const paid = b.payment?.amount ? moneyOf(b.payment.amount, billTotal.currency, what) : billTotal;
   return {
     kind: 'bill_payment',
     objectId: b.id,
-    date: isoDate(b.paid_at, b.payment?.payment_date, b.created_at),
+    // The payment's own date first: `paid_at` is when the bill was marked paid, which can be later.
+    date: isoDate(b.payment?.payment_date, b.payment?.effective_date, b.paid_at, b.created_at),
     entityId: b.entity_id ?? null,
-    currency,
-    totalMinor: b.payment?.amount?.amount ?? b.amount.amount,
+    currency: currencyOf(paid.currency),
+    totalMinor: paid.minor,
     memo: `Payment of bill ${b.invoice_number ?? b.id}`,
-    counterpart: b.vendor ? { role: 'vendor', id: b.vendor.id, name: b.vendor.name } : null,
+    counterpart: billCounterpart(b),
     billObjectId: b.id,
   };
 }

@@ -1,7 +1,6 @@
 import type { PlatformClient } from '../../platform/client.ts';
 import { DuplicateUploadError } from '../../platform/errors.ts';
 import { readSlices } from '../../platform/pagination.ts';
-import { MERCHANT_FIELD_EXTERNAL_ID } from '../../platform/schemas/objects.ts';
 import type { SyncResult } from '../../platform/schemas/syncs.ts';
 import type { ObjectKindName } from './kinds.ts';
 import type { ReadOptions, ReadPage, SyncPlatform } from './platform-port.ts';
@@ -88,13 +87,7 @@ export function syncPlatformFrom(client: PlatformClient): SyncPlatform {
     },
 
     async codeTransactionVendor(transactionId, vendorRemoteId) {
-      await client.syncs.code({
-        object_type: 'TRANSACTION',
-        object_id: transactionId,
-        accounting_field_selections: [
-          { field_external_id: MERCHANT_FIELD_EXTERNAL_ID, field_option_external_id: vendorRemoteId },
-        ],
-      });
+      await client.syncs.codeTransactionVendor(transactionId, vendorRemoteId);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { SyncResponse } from '../../platform/schemas/syncs.ts';
+import type { SyncResult } from '../../platform/schemas/syncs.ts';
 import type { SyncBody } from '../outbox/freeze-batch.ts';
 import type { ObjectKindName } from './kinds.ts';
 
@@ -10,15 +10,25 @@ export interface ReadPage {
 }
 
 export interface ReadOptions {
-  /** Sync-button reads: only rows the customer asked for (PLATFORM-FACTS F16). */
+  /** Sync-button reads: only rows the customer asked for (docs/platform.md F16). */
   requestedToSync?: boolean;
   /** How many disjoint slices to read side by side (one cursor cannot fill the rate budget). */
   slices?: number;
 }
 
+/**
+ * The platform's answer to a sync post. `results` is empty when the answer had none: the
+ * published answer is `{sync_id}` alone and means every item was applied (docs/platform.md F33).
+ */
+export interface SyncAcknowledgement {
+  sync_id: string | null;
+  results: SyncResult[];
+  sync_request_id: string | null;
+}
+
 export type PostOutcome =
-  | { kind: 'acknowledged'; response: SyncResponse }
-  /** PLATFORM-FACTS F15: 7005 to a key sent before with this very body: it was applied. */
+  | { kind: 'acknowledged'; response: SyncAcknowledgement }
+  /** docs/platform.md F15: 7005 to a key sent before with this very body: it was applied. */
   | { kind: 'already_applied' };
 
 /**

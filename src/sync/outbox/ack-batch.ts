@@ -3,7 +3,9 @@ import type { Sql } from 'postgres';
 /**
  * Marks a frozen batch acknowledged and its ledger rows REPORTED, in one transaction. `response`
  * is the platform's answer, or null when the platform said the key was already applied and the
- * first answer was lost (PLATFORM-FACTS F15). Acknowledging twice changes nothing.
+ * first answer was lost (docs/platform.md F15). Each row keeps what the platform did with it: the
+ * per-item result when the answer has one, otherwise "applied as sent" (F33). Acknowledging twice
+ * changes nothing.
  */
 export async function ackBatch(
   sql: Sql,
@@ -19,7 +21,14 @@ export async function ackBatch(
     if (updated.count === 0) return false;
     await tx`update sync_ledger set state = 'REPORTED', updated_at = now() where batch_id = ${batchId} and state in ('IN_ERP', 'FAILED')`;
     const results = resultsOf(ack.response);
-    if (results.length > 0) {
+    if (results.length === 0) {
+      // docs/platform.md F15, F33: an answer without per-item results (the published `{sync_id}`,
+      // or a replay whose first answer was lost) means every item was applied as sent.
+      await tx`
+        update sync_ledger set platform_status = case when outcome = 'success' then 'SYNCED' else 'FAILED' end,
+          platform_reason = null
+        where batch_id = ${batchId}`;
+    } else {
       await tx`
         update sync_ledger as l set platform_status = r.status, platform_reason = r.reason
         from unnest(${tx.array(results.map((r) => r.id))}::text[], ${tx.array(results.map((r) => r.status))}::text[],

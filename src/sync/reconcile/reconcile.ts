@@ -12,9 +12,11 @@ export interface ExternalSync {
 interface Source {
   syncType: SyncType;
   cursor: string;
-  list(since: string | undefined): Listing<{ id: string; synced_at?: string | null; created_at?: string }>;
+  list(
+    since: string | undefined,
+  ): Listing<{ id: string; synced_at?: string | null; created_at?: string | null }>;
   /** The time the cursor advances to for an item. */
-  timeOf(item: { synced_at?: string | null; created_at?: string }): string | null;
+  timeOf(item: { synced_at?: string | null; created_at?: string | null }): string | null;
 }
 
 function sources(platform: PlatformClient): Source[] {

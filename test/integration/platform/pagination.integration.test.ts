@@ -60,8 +60,8 @@ describe('pagination (PLATFORM-FACTS F4)', () => {
   it('reads disjoint date slices side by side, each object once', async () => {
     const firstAndLast = [expectedIds[0]!, expectedIds[TOTAL - 1]!];
     const [first, last] = await Promise.all(firstAndLast.map((id) => client.objects.transaction(id)));
-    const from = new Date(first!.user_transaction_time);
-    const to = new Date(new Date(last!.user_transaction_time).getTime() + 1);
+    const from = new Date(first!.user_transaction_time!);
+    const to = new Date(new Date(last!.user_transaction_time!).getTime() + 1);
     const slices = dateSlices(from, to, 4);
     const seen: string[] = [];
     for await (const item of readSlices((slice) => client.objects.transactions(slice), slices, 4)) {

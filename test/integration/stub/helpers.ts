@@ -89,7 +89,8 @@ export class Api {
   post = (path: string, body?: unknown) => this.call('POST', path, body ?? {});
   patch = (path: string, body: unknown) => this.call('PATCH', path, body);
   put = (path: string, body: unknown) => this.call('PUT', path, body);
-  del = (path: string) => this.call('DELETE', path);
+  /** docs/platform.md F29: DELETE carries a JSON body, `{}` at least. */
+  del = (path: string, body: unknown = {}) => this.call('DELETE', path, body);
 }
 
 /** Control routes (/__stub/*): no token, no rate limit. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currencyDecimals, toMinorUnits } from '../../../src/platform/schemas/common.ts';
-import { Bill, Transaction } from '../../../src/platform/schemas/objects.ts';
+import { Bill, Transaction } from '../../../src/stub/schemas/objects.ts';
 import { allPages, type Harness, harness, type Json } from './helpers.ts';
 
 /** Ready-object reads (PLATFORM-FACTS F4, F16) over a seeded world; the seed route itself. */
@@ -47,10 +47,10 @@ describe('stub ready objects and seeded world', () => {
     expect([...ids].sort()).toEqual(ids);
   });
 
-  it('F16: transactions parse with the shared schema; statuses cover NOT_SYNC_READY, SYNC_READY, SYNCED', async () => {
+  it("F16: transactions parse with the stub's own schema; statuses cover NOT_SYNC_READY, SYNC_READY, SYNCED", async () => {
     const all = await allPages(h.api, '/transactions?page_size=100');
     expect(all).toHaveLength(400);
-    for (const t of all) Transaction.parse(t);
+    for (const t of all) Transaction.strict().parse(t);
     expect(new Set(all.map((t) => t.sync_status))).toEqual(
       new Set(['NOT_SYNC_READY', 'SYNC_READY', 'SYNCED']),
     );
@@ -64,16 +64,16 @@ describe('stub ready objects and seeded world', () => {
     expect(currencies.has('JPY') && currencies.has('KWD') && currencies.has('USD')).toBe(true);
     for (const t of all) {
       const minor = toMinorUnits(t.amount, t.currency_code);
-      expect(t.entity_amount.amount).toBe(minor);
+      expect(t.entity_amount.value).toBe(minor);
       expect((String(t.amount).split('.')[1] ?? '').length).toBeLessThanOrEqual(
         currencyDecimals(t.currency_code),
       );
       if (t.currency_code === 'JPY') expect(Number.isInteger(t.amount)).toBe(true);
-      const lines = t.line_items.reduce(
-        (sum: number, l: { amount: number }) => sum + toMinorUnits(l.amount, t.currency_code),
-        0,
-      );
+      // docs/platform.md F23: line amounts are CurrencyAmounts in minor units.
+      const lines = t.line_items.reduce((sum: number, l: Json) => sum + l.amount.amount, 0);
       expect(lines).toBe(minor);
+      const converted = t.line_items.reduce((sum: number, l: Json) => sum + l.converted_amount.amount, 0);
+      expect(converted).toBe(t.entity_amount.value);
     }
     expect(all.some((t) => t.line_items.length > 1)).toBe(true);
     const kwd = all.find((t) => t.currency_code === 'KWD' && String(t.amount).split('.')[1]?.length === 3);
@@ -103,7 +103,7 @@ describe('stub ready objects and seeded world', () => {
 
   it('F16: bills carry minor-unit amounts; sync_ready=true holds exactly the decision-table rows', async () => {
     const ready = await allPages(h.api, '/bills?sync_ready=true&page_size=100');
-    for (const b of ready) Bill.parse(b);
+    for (const b of ready) Bill.strict().parse(b);
     const rows = new Set(ready.map((b) => `${b.sync_status}/${b.status}`));
     expect(rows).toEqual(new Set(['NOT_SYNCED/OPEN', 'NOT_SYNCED/PAID', 'BILL_SYNCED/PAID']));
     const all = await allPages(h.api, '/bills?page_size=100');

@@ -193,9 +193,16 @@ describe('stub accounting-vendor creation flow and codings', () => {
     });
     expect(patched.body.accounting_vendor_remote_id).toBe('V-LINK');
     const after = (await h.api.get(`/bills/${bill.id}`)).body;
+    // docs/platform.md F26: a bill's selection has its type in category_info only.
     expect(after.accounting_field_selections).toEqual([
-      expect.objectContaining({ type: 'MERCHANT', external_id: 'V-LINK', name: 'Linked vendor' }),
+      expect.objectContaining({
+        external_id: 'V-LINK',
+        name: 'Linked vendor',
+        category_info: expect.objectContaining({ type: 'MERCHANT' }),
+      }),
     ]);
+    expect('type' in after.accounting_field_selections[0]).toBe(false);
     expect(after.vendor.accounting_vendor_remote_id).toBe('V-LINK');
+    expect(after.vendor.remote_id).toBe('V-LINK');
   });
 });

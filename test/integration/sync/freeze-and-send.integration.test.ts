@@ -17,7 +17,10 @@ function recordingPlatform(posts: SyncBody[]): SyncPlatform {
     codeTransactionVendor: async () => {},
     async postSyncs(body) {
       posts.push(body);
-      return { kind: 'acknowledged', response: { sync_id: `s${posts.length}`, results: [] } };
+      return {
+        kind: 'acknowledged',
+        response: { sync_id: `s${posts.length}`, results: [], sync_request_id: null },
+      };
     },
   };
 }

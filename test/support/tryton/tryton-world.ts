@@ -112,7 +112,7 @@ export function useTrytonSyncWorld(): TrytonSyncWorld {
       };
       const seeded = await control<Record<string, unknown>>('POST', '/__stub/seed', { chart, ...body });
       const entities = await platform!.entities.list().collect();
-      const usd = entities.values.filter((e) => e.currency.toUpperCase() === 'USD').map((e) => e.id);
+      const usd = entities.values.filter((e) => e.currency === 'USD').map((e) => e.id);
       const [company] = await b.models.searchRead('company.company', [], ['party'], CompanyParty);
       await b.models.write('party.party', [company!.party], {
         identifiers: [['create', usd.map((code) => ({ code }))]],

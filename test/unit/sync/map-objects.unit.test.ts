@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CardTransactionInput } from '../../../src/erp/types.ts';
+import { allocate, toMinorUnits } from '../../../src/money.ts';
 import type { Bill, FieldSelection, Transaction } from '../../../src/platform/schemas/objects.ts';
 import { MappingProblem } from '../../../src/sync/map/mapping-problem.ts';
-import { allocate, toMinorUnits } from '../../../src/sync/map/money.ts';
 import { mapBill, mapBillPayment, mapTransaction } from '../../../src/sync/map/objects.ts';
 
 const sel = (type: string, external: string, field = type): FieldSelection => ({

@@ -5,14 +5,22 @@ import type { DesiredItem, KindOps, RemoteItem } from '../model.ts';
 import { type Chart, checkWith, counted, type Meter, remoteItems, type Target } from './common.ts';
 
 /**
- * Custom fields (PLATFORM-FACTS F9): one per call, and posting an existing id returns the existing
- * field, so a field is never duplicated and never meets 7020. Only the name can be PATCHed; the
- * input type and is_required_for are set at creation. Fields have no visibility on the platform
- * (spec 001 names it for GL accounts and field options only), so an ERP "hidden" is not mirrored.
+ * Custom fields (docs/platform.md F9): one per call, and posting an existing id returns the
+ * existing field, so a field is never duplicated and never meets 7020. Only the name can be
+ * PATCHed; the input type and is_required_for are set at creation. Fields have no visibility on
+ * the platform (the guide names it for GL accounts and field options only), so an ERP "hidden" is
+ * not mirrored.
+ *
+ * F34: the platform reads DATE fields but never creates them. Such a field is not sent; it is
+ * reported on every run with what to do (docs/decisions.md, "DATE custom fields").
  */
+export const DATE_FIELD_PROBLEM =
+  'the platform cannot create DATE fields by API: create the field on the platform by hand, or give it another type in the ERP';
+
 export function desiredField(field: CustomField): DesiredItem {
   const body = { name: field.name };
   return {
+    ...(field.inputType === 'DATE' ? { problem: DATE_FIELD_PROBLEM } : {}),
     remoteId: field.id,
     active: field.active,
     hidden: field.hidden,

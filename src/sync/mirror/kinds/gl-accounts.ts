@@ -14,18 +14,23 @@ import {
   visibilityOf,
 } from './common.ts';
 
-/** GL accounts (PLATFORM-FACTS F8): name, code and classification, all PATCHable (F12). */
-function content(name: string, code: string | null | undefined, classification: string) {
-  return { name, code: codeOf(code), classification };
+/**
+ * GL accounts (docs/platform.md F8): name and code are PATCHable; the classification is sent at
+ * upload and fixed after it, because a GL PATCH refuses `classification` (F30). The content hash
+ * covers what a PATCH can change, so a classification changed in the ERP sends nothing (see
+ * docs/decisions.md, "GL classification").
+ */
+function content(name: string, code: string | null | undefined) {
+  return { name, code: codeOf(code) };
 }
 
 export function desiredGlAccount(account: ErpGlAccount): DesiredItem {
-  const body = content(account.name, account.code, account.classification);
+  const body = content(account.name, account.code);
   return {
     remoteId: account.id,
     active: account.active,
     hidden: account.hidden,
-    upload: { id: account.id, ...body },
+    upload: { id: account.id, ...body, classification: account.classification },
     patch: body,
     hash: contentHash(body),
   };
@@ -35,7 +40,7 @@ export function remoteGlAccount(account: GlAccount): RemoteItem {
   return {
     remoteId: account.id,
     svcId: account.svc_id,
-    hash: contentHash(content(account.name, account.code, account.classification)),
+    hash: contentHash(content(account.name, account.code)),
     isActive: account.is_active,
     visibility: visibilityOf(account.visibility),
   };

@@ -13,9 +13,10 @@ import type { DesiredItem, KindOps, RemoteItem } from '../model.ts';
 import { answerOf, type Chart, checkWith, counted, type Meter, remoteItems, type Target } from './common.ts';
 
 /**
- * Tax (PLATFORM-FACTS F13): rates (each naming a GL account), then the connection's one tax code
- * field, then its options (each naming rates by remote id). The platform offers no PATCH or
- * DELETE for rates and options, so their changes and removals are reported, not sent.
+ * Tax (docs/platform.md F13, F31): rates (each naming a GL account), then the connection's one tax
+ * code field, then its options (each naming rates by remote id). Rates and options removed from
+ * the ERP are deactivated with DELETE (F31); a changed rate or option is reported, not sent,
+ * because no published PATCH body says which of their fields may change.
  */
 
 // ------------------------------------------------------------------ rates
@@ -42,7 +43,7 @@ export function remoteTaxRate(rate: TaxRate, glRemoteId: (svcId: string) => stri
     hash: contentHash({
       name: rate.name,
       rate: rate.rate,
-      gl_account: glRemoteId(rate.accounting_gl_account_id),
+      gl_account: rate.accounting_gl_account_id ? glRemoteId(rate.accounting_gl_account_id) : '',
     }),
     isActive: rate.is_active,
     visibility: 'VISIBLE',
@@ -69,6 +70,7 @@ export function taxRateOps(
       return answerOf(uploaded.items, toRemote);
     },
     list: () => remoteItems(chart.listTaxRates({ ...target }), meter, toRemote),
+    remove: (svcId) => counted(meter, () => chart.deleteTaxRate(svcId, target)),
   };
 }
 
@@ -162,5 +164,6 @@ export function taxCodeOptionOps(chart: Chart, target: Target, meter: Meter): Ki
       return answerOf(uploaded.items, remoteTaxCodeOption);
     },
     list: () => remoteItems(chart.listTaxCodeOptions({ ...target }), meter, remoteTaxCodeOption),
+    remove: (svcId) => counted(meter, () => chart.deleteTaxCodeOption(svcId, target)),
   };
 }
