@@ -9,7 +9,7 @@ export type CoaMirrorDeps = Pick<AppContext, 'sql' | 'erp' | 'platform' | 'log'>
 /**
  * Thin processor: parse the payload, mirror the chart of accounts, record the run, report
  * progress. A stalled job recovered by BullMQ is safe to repeat: the mirror resumes from id_map
- * and adopts what a killed run uploaded without recording (PLATFORM-FACTS F12).
+ * and adopts what a killed run uploaded without recording (docs/platform.md F12).
  */
 export async function processCoaMirror(job: Job, deps: CoaMirrorDeps): Promise<MirrorSummary> {
   let payload: CoaMirrorPayload;

@@ -4,7 +4,7 @@ import { coalesceId, scheduledJobId, syncButtonJobId, watchdogJobId } from './jo
 import type { CoaMirrorPayload, SyncButtonPayload, SyncObjectsPayload, Trigger } from './payloads.ts';
 import type { Queues } from './queues.ts';
 
-/** Triggers only enqueue (DESIGN): these are the only ways work enters the queues. */
+/** Triggers only enqueue: these are the only ways work enters the queues. */
 
 /** A cron tick: one job per connection, kind and window across every replica. */
 export async function enqueueScheduledSync(
@@ -45,7 +45,7 @@ export async function enqueueCoalescedSync(
 }
 
 /**
- * A sync-button press (spec 001 rule 4): the run on its own queue, and the watchdog due
+ * A sync-button press (docs/platform.md G28): the run on its own queue, and the watchdog due
  * `watchdogLeadMs` before the deadline on another, so neither waits behind the other.
  */
 export async function enqueueSyncButton(

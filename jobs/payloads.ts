@@ -17,7 +17,7 @@ export const SyncButtonPayload = z.strictObject({
   connectionId: z.string().min(1),
   objectType: z.enum(['TRANSACTION', 'REIMBURSEMENT']),
   syncRequestId: z.string().min(1),
-  /** When the platform's 5-minute window closes (spec 001 sync-button rule), ISO 8601. */
+  /** When the platform's 5-minute window closes (docs/platform.md G29), ISO 8601. */
   deadline: z.iso.datetime(),
 });
 export type SyncButtonPayload = z.infer<typeof SyncButtonPayload>;
@@ -30,7 +30,7 @@ export const CoaMirrorPayload = z.strictObject({
 export type CoaMirrorPayload = z.infer<typeof CoaMirrorPayload>;
 
 /**
- * `migrate prepare` as a job (spec 001 rule 5): the same run as the CLI, resumable. Its queue is
+ * `migrate prepare` as a job (docs/platform.md G30): the same run as the CLI, resumable. Its queue is
  * MIGRATION_QUEUE, outside QUEUE_NAMES: the worker does not consume it unless asked to.
  */
 export const MigrationPayload = z.strictObject({
@@ -50,7 +50,7 @@ export const MIGRATION_QUEUE = 'migration';
 
 export const QUEUE_NAMES = {
   objectSync: 'object-sync',
-  /** Its own queue, so a button press never waits behind a backlog (spec 001 rule 4). */
+  /** Its own queue, so a button press never waits behind a backlog (docs/platform.md G28). */
   syncButton: 'sync-button',
   coaMirror: 'coa-mirror',
   /**

@@ -29,7 +29,7 @@ const KEEP = { removeOnComplete: { age: 86_400, count: 10_000 }, removeOnFail: {
 export const JOB_OPTIONS: Record<QueueKey, JobsOptions> = {
   objectSync: { ...KEEP, attempts: 3, backoff: { type: 'exponential', delay: 30_000 } },
   coaMirror: { ...KEEP, attempts: 3, backoff: { type: 'exponential', delay: 60_000 } },
-  // The button window is 5 minutes (spec 001): retries must come quickly or not at all.
+  // The button window is 5 minutes (docs/platform.md G29): retries must come quickly or not at all.
   syncButton: { ...KEEP, attempts: 4, backoff: { type: 'exponential', delay: 2_000 } },
   syncWatchdog: { ...KEEP, attempts: 5, backoff: { type: 'exponential', delay: 1_000 } },
 };

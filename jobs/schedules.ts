@@ -7,8 +7,8 @@ import { windowStart } from './job-ids.ts';
 import type { Queues } from './queues.ts';
 
 /**
- * Cron expressions (node-cron, 5 or 6 fields). Defaults follow spec 000 Limits, "Polling cadence
- * advised: every 1-4 hours on weekdays, every 12 hours on weekends": object syncs every 2 hours
+ * Cron expressions (node-cron, 5 or 6 fields). Defaults follow docs/platform.md G10 (poll every 1-4 hours on
+ * weekdays, every 12 hours at weekends): object syncs every 2 hours
  * on weekdays and every 12 hours at weekends, the chart-of-accounts mirror daily.
  */
 export interface ScheduleSettings {

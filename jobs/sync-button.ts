@@ -9,7 +9,7 @@ import { QUEUE_NAMES, SyncButtonPayload } from './payloads.ts';
 export type SyncButtonDeps = Pick<AppContext, 'sql' | 'erp' | 'platform' | 'syncPlatform' | 'log'>;
 
 /**
- * Thin processor for a sync-button press (spec 001 rule 4): parse, run, record the run, report
+ * Thin processor for a sync-button press (docs/platform.md G28): parse, run, record the run, report
  * progress. Results go out with the sync_request_id after every page; the watchdog on its own
  * queue answers whatever is left shortly before the deadline.
  */

@@ -8,7 +8,7 @@ export type WatchdogDeps = Pick<AppContext, 'sql' | 'syncPlatform' | 'log'>;
 
 /**
  * How long before the deadline the watchdog answers unfinished rows: enough for one read of the
- * requested rows and one post per 5,000 of them, with retries (spec 000 Errors 5: 1 s, 2 s, 4 s).
+ * requested rows and one post per 5,000 of them, with retries (docs/platform.md G8: 1 s, 2 s, 4 s).
  */
 export const DEFAULT_WATCHDOG_LEAD_MS = 30_000;
 

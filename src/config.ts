@@ -54,7 +54,7 @@ export const envSchema = z.object({
     .int()
     .positive()
     .default(200)
-    .describe('Platform requests allowed per window per egress IP (PLATFORM-FACTS F3).'),
+    .describe('Platform requests allowed per window per egress IP (docs/platform.md F3).'),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10_000).describe('Rolling window (ms).'),
   RATE_LIMIT_MARGIN: z.coerce
     .number()
@@ -104,10 +104,10 @@ export const envSchema = z.object({
 
   SCHEDULE_OBJECT_SYNC_WEEKDAYS: cronExpression
     .default('0 */2 * * 1-5')
-    .describe('Object syncs on weekdays (spec 000: every 1-4 hours).'),
+    .describe('Object syncs on weekdays (docs/platform.md G10: every 1-4 hours).'),
   SCHEDULE_OBJECT_SYNC_WEEKENDS: cronExpression
     .default('0 */12 * * 0,6')
-    .describe('Object syncs at weekends (spec 000: every 12 hours).'),
+    .describe('Object syncs at weekends (docs/platform.md G10: every 12 hours).'),
   SCHEDULE_COA_MIRROR: cronExpression.default('30 1 * * *').describe('Chart-of-accounts mirror (daily).'),
 
   SERVER_HOST: z.string().default('127.0.0.1').describe("Address the worker's HTTP server binds."),

@@ -4,7 +4,7 @@
  * may quote a request, so a token never reaches a log line, an error or a snapshot.
  */
 const PATTERNS: Array<[RegExp, string]> = [
-  // Platform tokens and refresh tokens (spec 000 Authentication 4).
+  // Platform tokens and refresh tokens (docs/platform.md G6).
   [/\bsvc_(?:business|user)_(?:tok|jwt)_[A-Za-z0-9._-]+/g, 'svc_[redacted]'],
   [/\bsvc_tok_[A-Za-z0-9._-]+/g, 'svc_[redacted]'],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]'],
@@ -15,8 +15,8 @@ const PATTERNS: Array<[RegExp, string]> = [
   ],
 ];
 
-// Card numbers (15-19 digits, optionally grouped, Luhn-valid): never logged (spec 000 behaviour
-// rule 6). 13-digit millisecond timestamps are left alone on purpose.
+// Card numbers (15-19 digits, optionally grouped, Luhn-valid): never logged (docs/platform.md
+// G33). 13-digit millisecond timestamps are left alone on purpose.
 const CARD_CANDIDATE = /\b(?:\d[ -]?){14,18}\d\b/g;
 
 function luhnValid(digits: string): boolean {

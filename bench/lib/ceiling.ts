@@ -1,5 +1,5 @@
 /**
- * The physical limit the sync is measured against (PLATFORM-FACTS F3, F4, F14): the platform
+ * The physical limit the sync is measured against (docs/platform.md F3, F4, F14): the platform
  * admits `max` requests per rolling window per source IP, a page carries 100 objects and a sync
  * post 5,000 results.
  */

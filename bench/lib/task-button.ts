@@ -18,7 +18,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
 /**
  * A sync-button responder for the benchmark: a webhook receiver subscribed to
  * `<kind>.sync_requested`; each event starts an object sync of the requested rows with its
- * sync_request_id (spec 001 rule 4), and a line reports when the event arrived and when the run
+ * sync_request_id (docs/platform.md G28), and a line reports when the event arrived and when the run
  * finished. Runs until `stop` resolves; returns how many runs failed.
  */
 export async function runButtonTask(

@@ -54,7 +54,7 @@ create index sync_ledger_unbatched on sync_ledger (connection_id, sync_type, sta
   where batch_id is null and state in ('IN_ERP', 'FAILED');
 
 -- The outbox. A batch is frozen (body and key fixed) in the transaction that claims its ledger
--- rows, then sent exactly as frozen however often it is retried (PLATFORM-FACTS F15).
+-- rows, then sent exactly as frozen however often it is retried (docs/platform.md F15).
 create table result_batches (
   id bigserial primary key,
   connection_id text not null,
@@ -81,7 +81,7 @@ create table cursors (
   primary key (connection_id, name)
 );
 
--- Webhook deliveries seen; a duplicate event id is a no-op (PLATFORM-FACTS F21).
+-- Webhook deliveries seen; a duplicate event id is a no-op (docs/platform.md F21).
 create table webhook_events (
   event_id text primary key,
   type text not null,
@@ -89,7 +89,7 @@ create table webhook_events (
   received_at timestamptz not null default now()
 );
 
--- Sync-button requests and their 5-minute deadline (spec 001, sync-button rule).
+-- Sync-button requests and their 5-minute deadline (docs/platform.md G29).
 create table sync_requests (
   sync_request_id text primary key,
   connection_id text not null,

@@ -1,5 +1,5 @@
 -- Objects the platform shows as synced that ledgersync never reported: marked by the platform's
--- manual export button or another tool (spec 001 behaviour rule 1). Listed for the operator.
+-- manual export button or another tool (docs/platform.md G25). Listed for the operator.
 create table external_syncs (
   connection_id text not null,
   object_id text not null,

@@ -1,4 +1,4 @@
--- Triggers: webhook subscriptions (PLATFORM-FACTS F20) and the sync-button watchdog (spec 001).
+-- Triggers: webhook subscriptions (docs/platform.md F20) and the sync-button watchdog (docs/platform.md G29).
 
 -- Subscriptions this worker registered, with the secret that signs their deliveries (F21).
 -- WEBHOOK_SECRET in the environment overrides what is stored here.

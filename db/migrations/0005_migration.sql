@@ -1,4 +1,4 @@
--- Connection migration (spec 001 "Connection migration", behaviour rule 5; PLATFORM-FACTS F6, F7):
+-- Connection migration (docs/platform.md G31, G30, F6, F7):
 -- moving the customer onto a new, inactive API connection. One row per migration; its progress is
 -- a state machine whose allowed moves are the rows of migration_transitions, and every move is
 -- an `update ... where state = $from and exists (transition)`, so two processes can never both
@@ -70,7 +70,7 @@ create unique index migrations_one_open on migrations ((true))
 create index migrations_recent on migrations (id desc);
 
 -- The chart of accounts of the connection being left, as the platform held it (every item with
--- its svc_id and state), because the switch drops historical codings (spec 001 rule 5). One row
+-- its svc_id and state), because the switch drops historical codings (docs/platform.md G30). One row
 -- per migration; a re-run replaces it (same file too).
 create table chart_backups (
   id bigserial primary key,

@@ -13,7 +13,7 @@ export class NoConnectionError extends Error {
 
 /**
  * The accounting connection this worker syncs: PLATFORM_CONNECTION_ID when set, else the active
- * one (spec 001: only one connection is active at a time). Recorded in `connections`.
+ * one (docs/platform.md G13: only one connection is active at a time). Recorded in `connections`.
  */
 export async function resolveConnection(
   platform: PlatformClient,

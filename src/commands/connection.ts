@@ -7,7 +7,7 @@ import { withApp } from './with-app.ts';
 
 const SETTING_NAMES = Object.keys(ConnectionSettings.shape);
 
-/** --set name=true|false, repeatable; names are the five booleans of PLATFORM-FACTS F6. */
+/** --set name=true|false, repeatable; names are the five booleans of docs/platform.md F6. */
 function setting(value: string, previous: Record<string, boolean> = {}): Record<string, boolean> {
   const [name, raw] = value.split('=');
   if (!name || !SETTING_NAMES.includes(name) || (raw !== 'true' && raw !== 'false')) {
@@ -23,7 +23,7 @@ function print(value: unknown, json: boolean | undefined): void {
 export function registerConnectionCommands(program: Command): void {
   const connection = program
     .command('connection')
-    .description('the platform accounting connection (PLATFORM-FACTS F6)');
+    .description('the platform accounting connection (docs/platform.md F6)');
   const run = (fn: (app: AppContext) => Promise<number>) => withRuntime((runtime) => withApp(runtime, fn));
   connection
     .command('show')

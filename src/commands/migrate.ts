@@ -43,7 +43,7 @@ interface PrepareFlags {
 export function registerMigrateCommands(program: Command): void {
   const group = program
     .command('migrate')
-    .description('move the customer onto a new, inactive accounting connection (spec 001 rule 5)');
+    .description('move the customer onto a new, inactive accounting connection (docs/platform.md G30)');
   group
     .command('prepare')
     .description(

@@ -2,11 +2,11 @@ import { z } from 'zod';
 
 /**
  * The chart of accounts as an ERP reports it (the read side of the ERP contract). The shapes
- * follow what the platform accepts (PLATFORM-FACTS F8–F13) so the mirror maps them one to one;
+ * follow what the platform accepts (docs/platform.md F8–F13) so the mirror maps them one to one;
  * they are schemas because an ERP's answer is a boundary too.
  */
 
-/** PLATFORM-FACTS F8: the platform's classification enum. */
+/** docs/platform.md F8: the platform's classification enum. */
 export const GlClassification = z.enum([
   'ASSET',
   'LIABILITY',
@@ -28,12 +28,12 @@ export const GlAccount = z.strictObject({
   code: z.string(),
   classification: GlClassification,
   active: z.boolean(),
-  /** Hidden: still active and syncing history, not offered for new coding (spec 001 lifecycle). */
+  /** Hidden: still active and syncing history, not offered for new coding (docs/platform.md G17). */
   hidden: z.boolean(),
 });
 export type GlAccount = z.infer<typeof GlAccount>;
 
-/** PLATFORM-FACTS F9 input types. */
+/** docs/platform.md F9 input types. */
 export const FieldInputType = z.enum(['SINGLE_CHOICE', 'FREE_FORM_TEXT', 'BOOLEAN', 'DATE']);
 export type FieldInputType = z.infer<typeof FieldInputType>;
 
@@ -49,7 +49,7 @@ export const CustomField = z.strictObject({
 });
 export type CustomField = z.infer<typeof CustomField>;
 
-/** PLATFORM-FACTS F10: an option of a custom field; its id is unique within the field. */
+/** docs/platform.md F10: an option of a custom field; its id is unique within the field. */
 export const FieldOption = z.strictObject({
   fieldId: remoteId,
   id: remoteId,
@@ -60,7 +60,7 @@ export const FieldOption = z.strictObject({
 });
 export type FieldOption = z.infer<typeof FieldOption>;
 
-/** PLATFORM-FACTS F11. */
+/** docs/platform.md F11. */
 export const ErpVendor = z.strictObject({
   id: remoteId,
   name: z.string().min(1),
@@ -69,7 +69,7 @@ export const ErpVendor = z.strictObject({
 });
 export type ErpVendor = z.infer<typeof ErpVendor>;
 
-/** PLATFORM-FACTS F13: rate as a decimal string ("0.05", "-0.2" for reverse charge). */
+/** docs/platform.md F13: rate as a decimal string ("0.05", "-0.2" for reverse charge). */
 export const TaxRate = z.strictObject({
   id: remoteId,
   name: z.string().min(1),
@@ -78,7 +78,7 @@ export const TaxRate = z.strictObject({
 });
 export type TaxRate = z.infer<typeof TaxRate>;
 
-/** PLATFORM-FACTS F13: a tax code option groups one or more rates. */
+/** docs/platform.md F13: a tax code option groups one or more rates. */
 export const TaxCode = z.strictObject({
   id: remoteId,
   name: z.string().min(1),

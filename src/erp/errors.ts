@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 /**
- * The ERP error taxonomy, one per failure category of spec 001 behaviour rule 3:
+ * The ERP error taxonomy, one per failure category of docs/platform.md G27:
  *
  * - `user_actionable`: the bookkeeper can fix it in the ERP or in the coding (title + fix);
  *   retrying without a change fails the same way.

@@ -148,7 +148,7 @@ export const BillPaymentInput = z.strictObject({
 });
 export type BillPaymentInput = z.infer<typeof BillPaymentInput>;
 
-/** A vendor to create in the ERP (accounting-vendor creation on sync, spec 001 rule 2). */
+/** A vendor to create in the ERP (accounting-vendor creation on sync, docs/platform.md G26). */
 export const VendorInput = z.strictObject({
   kind: z.literal('vendor'),
   /** The platform id the vendor is created for (the platform vendor or the transaction). */

@@ -24,7 +24,7 @@ export interface DatabaseMetricsOptions {
   timeoutMs?: number;
 }
 
-/** Seconds; the platform's sync-button window is 5 minutes (spec 001). */
+/** Seconds; the platform's sync-button window is 5 minutes (docs/platform.md G29). */
 export const BUTTON_LATENCY_BUCKETS = [1, 2.5, 5, 10, 20, 30, 60, 120, 180, 240, 300];
 
 /** A read that falls back to the last good value (or null) and remembers whether it failed. */

@@ -1,11 +1,11 @@
 /**
- * Retry timing (spec 000 Errors 5): retry 5xx, 429, 504 and network failures with exponential
+ * Retry timing (docs/platform.md G8): retry 5xx, 429, 504 and network failures with exponential
  * backoff and jitter, never immediately; every other 4xx is permanent.
  */
 export interface RetryOptions {
   /** Attempts in all, the first included. */
   maxAttempts: number;
-  /** Delay before the first retry (spec: 1 s); doubles each retry. */
+  /** Delay before the first retry (docs/platform.md G8: 1 s); doubles each retry. */
   baseMs: number;
   /** Largest delay between two attempts. */
   capMs: number;
@@ -26,7 +26,7 @@ export function backoffDelayMs(
   return Math.round(exponential / 2 + random() * (exponential / 2));
 }
 
-/** Spec 000 Errors 5: 5xx (504 included) and 429 are worth another attempt. */
+/** docs/platform.md G8: 5xx (504 included) and 429 are worth another attempt. */
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }

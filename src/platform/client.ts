@@ -44,9 +44,9 @@ export interface PlatformClientOptions {
   keyPrefix?: string;
   /** F3: max 200 per 10 s per egress IP; margin and windowPadMs absorb network delay. */
   limiter?: Partial<RateLimiterOptions>;
-  /** Spec 000 Errors 5: attempts and backoff (1 s, 2 s, 4 s, ... capped). */
+  /** docs/platform.md G8: attempts and backoff (1 s, 2 s, 4 s, ... capped). */
   retry?: Partial<RetryOptions>;
-  /** Per attempt; the platform itself gives up at 60 s with a 504 (spec 000 Limits). */
+  /** Per attempt; the platform itself gives up at 60 s with a 504 (docs/platform.md G9). */
   requestTimeoutMs?: number;
   log?: Logger;
   /** Where sent idempotency keys are remembered (F15); default: Redis under keyPrefix. */

@@ -1,7 +1,7 @@
 import { scrubString } from '../secrets.ts';
 
 /**
- * One error shape for everything the platform answers or fails to answer (PLATFORM-FACTS F2).
+ * One error shape for everything the platform answers or fails to answer (docs/platform.md F2).
  * Subclasses exist only where a caller branches on them. Messages carry the trace id and never
  * a token or secret: every message goes through scrubString, whatever it quotes.
  */

@@ -84,7 +84,7 @@ interface Prepared {
 
 /**
  * Every request to the platform goes through here: one permit per attempt (F3), retries of 5xx,
- * 429, 504 and network failures with backoff and the same body (spec 000 Errors 5), and one token
+ * 429, 504 and network failures with backoff and the same body (docs/platform.md G8), and one token
  * renewal on a 401 (F1). Errors come out as PlatformError; the last one when retries run out.
  */
 export class HttpTransport {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
- * What this client remembers of the idempotency keys it sent (PLATFORM-FACTS F15): the hash of
+ * What this client remembers of the idempotency keys it sent (docs/platform.md F15): the hash of
  * the body first sent under a key, and the first 2xx answer once one arrived. A 7005 on a key
  * sent before with the same body then means "already applied", and the answer can be recovered.
  * The sync layer may pass its own implementation (e.g. kept beside its outbox in Postgres).

@@ -3,7 +3,7 @@ import type { PlatformRequest, PlatformResponse } from './http-transport.ts';
 import { bodyHash, type IdempotencyRecords } from './idempotency.ts';
 
 /**
- * The result of a request carrying an idempotency key (PLATFORM-FACTS F15).
+ * The result of a request carrying an idempotency key (docs/platform.md F15).
  * - `alreadyApplied: false`: the platform answered this call (a replay of the first answer
  *   counts; F15 says the effect happened once).
  * - `alreadyApplied: true`: the key was applied by an earlier send of the same body; `body` is

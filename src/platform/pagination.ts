@@ -22,7 +22,7 @@ export interface ListingSource<T> {
 }
 
 /**
- * A list endpoint read page by page (PLATFORM-FACTS F4): 100 items a page unless the query says
+ * A list endpoint read page by page (docs/platform.md F4): 100 items a page unless the query says
  * otherwise, following page.next exactly as given, one page at a time (a cursor is sequential;
  * see readSlices for reading disjoint slices side by side).
  *   for await (const item of listing) ...          items, each { ok, value } or { ok: false, ... }

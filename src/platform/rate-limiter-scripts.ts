@@ -1,7 +1,7 @@
 import { RedisScript } from './redis-script.ts';
 
 /**
- * PLATFORM-FACTS F3: 200 requests per rolling 10 s per source IP. An exact sliding log in one
+ * docs/platform.md F3: 200 requests per rolling 10 s per source IP. An exact sliding log in one
  * sorted set per egress identity: one member per HTTP attempt, scored by Redis's own clock
  * (TIME), so every process behind that IP shares one budget and one clock.
  *

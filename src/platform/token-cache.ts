@@ -1,5 +1,5 @@
 /**
- * The client-credentials token (PLATFORM-FACTS F1), held in memory only. It is renewed shortly
+ * The client-credentials token (docs/platform.md F1), held in memory only. It is renewed shortly
  * before `expires_in` runs out, by one request at a time however many callers are waiting
  * (single flight), and once more when the platform says it expired (401 DEVELOPER_7028).
  */

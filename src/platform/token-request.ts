@@ -11,7 +11,7 @@ export interface ClientCredentials {
 }
 
 /**
- * PLATFORM-FACTS F1: POST /token with Basic credentials and a form body
+ * docs/platform.md F1: POST /token with Basic credentials and a form body
  * `grant_type=client_credentials&scope=a:read b:write`. The request takes a rate-limit permit
  * like any other (F3 counts every request from the IP). Nothing of the answer but the lifetime
  * and scope names is logged.

@@ -2,7 +2,7 @@ import type { EventType, WebhookEvent } from '../platform/schemas/webhooks.ts';
 import type { ObjectKindName } from '../sync/objects/kinds.ts';
 import type { ButtonObjectType } from '../sync/sync-button/window.ts';
 
-/** The events this worker subscribes to (spec 000 Events; PLATFORM-FACTS F20). */
+/** The events this worker subscribes to (docs/platform.md G12, F20). */
 export const SUBSCRIBED_EVENTS: readonly EventType[] = [
   'transactions.ready_to_sync',
   'reimbursements.ready_to_sync',
@@ -22,7 +22,7 @@ const SYNC_ON: Record<string, ObjectKindName> = {
   'transactions.ready_to_sync': 'transactions',
   'reimbursements.ready_to_sync': 'reimbursements',
   'bills.ready_to_sync': 'bills',
-  // A paid bill may now wait for BILL_PAYMENT_SYNC (spec 001 bill decision table).
+  // A paid bill may now wait for BILL_PAYMENT_SYNC (docs/platform.md G23).
   'bills.paid': 'bills',
 };
 
@@ -33,7 +33,7 @@ const BUTTON_ON: Record<string, ButtonObjectType> = {
 
 /**
  * What an event makes the worker do. Events are triggers to re-read the object, never data to
- * trust (spec 000 Events): nothing here reads the object beyond the sync_request_id the
+ * trust (docs/platform.md G12): nothing here reads the object beyond the sync_request_id the
  * sync-button events carry (F21).
  */
 export function actionFor(event: Pick<WebhookEvent, 'type' | 'object'>): EventAction {

@@ -35,7 +35,7 @@ export type RegistrationResult =
   | { status: 'busy' };
 
 /**
- * Registers the webhook subscription once (PLATFORM-FACTS F20): POST /webhooks returns the
+ * Registers the webhook subscription once (docs/platform.md F20): POST /webhooks returns the
  * secret, the platform POSTs {challenge} to the endpoint (the receiver stores it, because it may
  * arrive before the secret is known, or at another replica), and the challenge whose signature
  * the new secret verifies (F21) is echoed through POST /webhooks/{id}/verify. An advisory lock

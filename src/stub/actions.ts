@@ -15,7 +15,7 @@ import {
 /**
  * Things that happen on the platform side (a user marks objects ready, presses the sync button,
  * a bill gets paid), shared by the control routes, the platform routes and in-process callers.
- * Each emits the webhook the live service sends (spec 000 Events; PLATFORM-FACTS F21).
+ * Each emits the webhook the live service sends (docs/platform.md G12, F21).
  */
 
 /** Objects whose user-side readiness can be toggled, and the event they emit. */
@@ -38,7 +38,7 @@ function indicesOf(state: StubState, kind: ObjectKind, ids: string[]): number[] 
 }
 
 /**
- * Makes objects ready: NOT_SYNC_READY → SYNC_READY (spec 001 "Becomes ready"); bills get accounting
+ * Makes objects ready: NOT_SYNC_READY → SYNC_READY (docs/platform.md G20); bills get accounting
  * sync enabled. Objects already ready or synced are left alone. Returns the ids that changed.
  */
 export function makeReady(state: StubState, kind: ObjectKind, ids: string[]): string[] {
@@ -59,7 +59,7 @@ export function makeReady(state: StubState, kind: ObjectKind, ids: string[]): st
 }
 
 /**
- * The customer presses the sync button (spec 001 rule 4): the chosen rows (default: every ready
+ * The customer presses the sync button (docs/platform.md G28): the chosen rows (default: every ready
  * row, up to `limit`) become requested_to_sync under a new sync_request_id with a 5-minute
  * deadline, and `*.sync_requested` is sent carrying the id.
  */
@@ -102,7 +102,7 @@ export function pressSyncButton(state: StubState, kind: ObjectKind, ids: string[
   return syncRequestJson(request, (k, i) => state.world.idOf(k, i));
 }
 
-/** A bill's payment clears (spec 001 Bill: OPEN → PAID, bills.paid). */
+/** A bill's payment clears (docs/platform.md G22: OPEN → PAID, bills.paid). */
 export function payBill(state: StubState, id: string): { id: string; became_ready: boolean } {
   const index = state.requireIndex('bill', id);
   const store = state.world.stores.bill;

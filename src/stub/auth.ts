@@ -4,7 +4,7 @@ import { ApiError } from './core/errors.ts';
 import type { TokenInfo } from './core/router.ts';
 
 /**
- * OAuth clients and the tokens they were issued (PLATFORM-FACTS F1; spec 000 Authentication).
+ * OAuth clients and the tokens they were issued (docs/platform.md F1, G5).
  * Secrets and tokens live only here: error messages never quote them.
  */
 
@@ -66,7 +66,7 @@ export class AuthStore {
     if (!client || client.clientSecret !== clientSecret) {
       throw new ApiError('DEVELOPER_7002', 'invalid client credentials');
     }
-    // Spec 000 Authentication 3: no scope requested = a token with no scopes.
+    // docs/platform.md G5: no scope requested = a token with no scopes.
     const requested = parseScopes(scope);
     const refused = requested.filter((s) => !client.scopes.has(s));
     if (refused.length > 0) {

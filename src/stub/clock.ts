@@ -1,6 +1,6 @@
 /**
  * The stub's clock: a base (Date.now or an injected function) plus an offset that
- * POST /__stub/clock advances, so tests cross the 5-minute sync-button window (spec 001) or a
+ * POST /__stub/clock advances, so tests cross the 5-minute sync-button window (docs/platform.md G29) or a
  * token's lifetime without waiting.
  */
 export class StubClock {

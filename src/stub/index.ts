@@ -20,7 +20,7 @@ export interface StubOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** Default { max: 200, windowMs: 10_000 } (PLATFORM-FACTS F3); false = no limit. */
+  /** Default { max: 200, windowMs: 10_000 } (docs/platform.md F3); false = no limit. */
   rateLimit?: { max: number; windowMs: number } | false;
   /** Extra latency added to every platform route (default 0). */
   latencyMs?: number;

@@ -45,7 +45,7 @@ function operation(route: RouteDef): Record<string, unknown> {
           : {}),
       },
       default: {
-        description: 'Error (PLATFORM-FACTS F2)',
+        description: 'Error (docs/platform.md F2)',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
       },
     },

@@ -55,7 +55,7 @@ export const SeedRequest = z.strictObject({
   refund_fraction: Fraction.optional(),
   split_fraction: Fraction.optional(),
   foreign_fraction: Fraction.optional(),
-  /** Weights of the bill rows of the spec 001 decision table (plus the two not-ready states). */
+  /** Weights of the bill rows of docs/platform.md G23 (plus the two not-ready states). */
   bill_mix: z
     .strictObject({
       not_synced_open: z.number().min(0).optional(),
@@ -226,7 +226,7 @@ function makeEntities(world: World, count: number): Entity[] {
         usage_type: 'OPERATING',
       },
     ];
-    // Spec 001 bills rule 1: the last of three or more entities has no bill-pay account.
+    // docs/platform.md G24: the last of three or more entities has no bill-pay account.
     if (count < 3 || n < count - 1) {
       bank.push({
         id: world.auxId('account', 1001 + n * 4),

@@ -24,7 +24,7 @@ import type { StubState } from './state.ts';
 /**
  * The stub's HTTP server on node:http: platform routes under /developer/v1 (rate limited,
  * authenticated, fault-injected), control routes under /__stub (none of that), /openapi.json.
- * Every response carries x-trace-id (PLATFORM-FACTS F2).
+ * Every response carries x-trace-id (docs/platform.md F2).
  */
 
 export function platformRouter(): Router {

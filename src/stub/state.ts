@@ -20,14 +20,14 @@ export interface StubConfig {
   rateLimit: RateLimitConfig | false;
   /** Extra latency added to every platform route. */
   latencyMs: number;
-  /** A request slower than this answers 504 DEVELOPER_7504 (spec 000 Limits: 60 s). */
+  /** A request slower than this answers 504 DEVELOPER_7504 (docs/platform.md G9: 60 s). */
   requestTimeoutMs: number;
   /** Webhook retry backoff base (F21); tests shrink it. */
   webhookRetryBaseMs: number;
   webhookMaxRetries: number;
   /** F21: receivers answer within 10 s. */
   webhookTimeoutMs: number;
-  /** Spec 001: requested rows not posted within 5 minutes are marked failed. */
+  /** docs/platform.md G29: requested rows not posted within 5 minutes are marked failed. */
   syncWindowMs: number;
   /**
    * docs/platform.md F33: answer POST /accounting/syncs with the published reference's
@@ -129,7 +129,7 @@ export class StubState {
   }
 }
 
-/** Closes sync requests past their 5-minute deadline (spec 001); called on every request and tick. */
+/** Closes sync requests past their 5-minute deadline (docs/platform.md G29); called on every request and tick. */
 export function sweepSyncWindow(state: StubState): number {
   return state.syncRequests.sweep(state.now(), (kind) => state.world.stores[kind], state.effects);
 }

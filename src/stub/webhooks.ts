@@ -4,7 +4,7 @@ import { SIGNATURE_HEADER, type WebhookEvent } from '../platform/schemas/webhook
 import type { Faults } from './faults.ts';
 
 /**
- * Outbound webhooks (PLATFORM-FACTS F20, F21): the challenge POST after subscribing, signed event
+ * Outbound webhooks (docs/platform.md F20, F21): the challenge POST after subscribing, signed event
  * deliveries (`X-Svc-Webhook-Signature` = hex HMAC-SHA256 of the raw body), retries of 5xx, 429
  * and timeouts up to 10 times with exponential backoff and jitter under the same event id, and
  * the disorder faults (duplicates, out-of-order).

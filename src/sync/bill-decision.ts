@@ -3,7 +3,7 @@ import type { Bill } from '../platform/schemas/objects.ts';
 export type BillStep = 'BILL_SYNC' | 'BILL_PAYMENT_SYNC';
 
 /**
- * The bill decision table (docs/platform.md, "Bills"), read from a bill listed with
+ * The bill decision table (docs/platform.md G23), read from a bill listed with
  * sync_ready=true:
  *   NOT_SYNCED  + OPEN → BILL_SYNC only
  *   NOT_SYNCED  + PAID → BILL_SYNC, then BILL_PAYMENT_SYNC (in that order)

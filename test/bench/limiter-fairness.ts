@@ -1,5 +1,5 @@
 /**
- * Full-size run of the shared rate limiter (PLATFORM-FACTS F3): 4 worker processes, each with its
+ * Full-size run of the shared rate limiter (docs/platform.md F3): 4 worker processes, each with its
  * own platform client, share one Redis and one source IP and pull as fast as their permits allow
  * for 60 s against the stub at 200 requests per rolling 10 s. Prints the largest number of
  * arrivals the stub saw in any 10 s window, the 429s, and the share of the budget used.

@@ -10,7 +10,7 @@ import {
 } from './erp-contract-objects.ts';
 
 /**
- * Refusals and categories (spec 001 behaviour rule 3): each expected refusal is a value with the
+ * Refusals and categories (docs/platform.md G27): each expected refusal is a value with the
  * right category, a stable code, and words a bookkeeper can act on; nothing is written for it.
  */
 

@@ -45,7 +45,7 @@ export class TrytonErp extends BatchFirstErp {
     this.log = options.log ?? silentLogger;
     const base = (options.deepLinkBase ?? options.url).replace(/\/+$/, '');
     const database = encodeURIComponent(options.database);
-    // The platform takes a deep link on bill syncs only (PLATFORM-FACTS): the supplier invoice.
+    // The platform takes a deep link on bill syncs only (docs/platform.md F14): the supplier invoice.
     const deepLink = (kind: ObjectKind, record: RecordRef) =>
       kind === 'bill' ? `${base}/#${database}/model/${record.model}/${record.id}` : undefined;
     const locks = new KeyLocks();

@@ -8,7 +8,7 @@ import {
 } from '../schemas/accounting.ts';
 import { checkBody, fetchOne, type ResourceContext, segment } from './context.ts';
 
-/** Accounting connection (PLATFORM-FACTS F6, F7; spec 001 "Accounting"). */
+/** Accounting connection (docs/platform.md F6, F7, G13). */
 export function accountingConnectionResource(ctx: ResourceContext) {
   return {
     /** The active connection; null when there is none (404). */

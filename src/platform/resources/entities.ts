@@ -3,7 +3,7 @@ import type { Listing } from '../pagination.ts';
 import { Entity, type ListEntitiesQuery } from '../schemas/entities.ts';
 import { type Filters, fetchOne, listing, type ResourceContext, segment } from './context.ts';
 
-/** Entities (subsidiaries), read-only (spec 001 "Accounting": GET /entities). */
+/** Entities (subsidiaries), read-only (docs/platform.md G14: GET /entities). */
 export function entitiesResource(ctx: ResourceContext) {
   return {
     list(filters: Filters<z.input<typeof ListEntitiesQuery>> = {}): Listing<Entity> {

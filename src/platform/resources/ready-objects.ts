@@ -17,9 +17,9 @@ export type SimpleObjectFilters = Filters<z.input<typeof ListSimpleObjectsQuery>
 export type BillFilters = Filters<z.input<typeof ListBillsQuery>>;
 
 /**
- * The objects a sync exports (PLATFORM-FACTS F16): ready ones are read with
+ * The objects a sync exports (docs/platform.md F16): ready ones are read with
  * sync_status=SYNC_READY (bills: sync_ready=true); sync-button reads add requested_to_sync=true;
- * delta reads use synced_after (transactions) or from_created_at (bills, spec 000 Limits).
+ * delta reads use synced_after (transactions) or from_created_at (bills, docs/platform.md G11).
  * Lists page by 100 (F4); see readSlices for reading date ranges side by side.
  */
 export function readyObjectsResource(ctx: ResourceContext) {
@@ -59,7 +59,7 @@ export function readyObjectsResource(ctx: ResourceContext) {
       return bills({ ...filters, sync_ready: true });
     },
 
-    /** Single reads, e.g. to re-read an object a webhook named (spec 000 Events). */
+    /** Single reads, e.g. to re-read an object a webhook named (docs/platform.md G12). */
     transaction(id: string): Promise<Transaction> {
       return fetchOne(ctx, { method: 'GET', path: `/transactions/${segment(id)}` }, Transaction);
     },

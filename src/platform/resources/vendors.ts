@@ -7,7 +7,7 @@ import {
 } from '../schemas/vendors.ts';
 import { checkBody, type Filters, fetchOne, listing, type ResourceContext, segment } from './context.ts';
 
-/** Platform vendors (spec 001 "Bills and vendors"): linking one to its accounting vendor. */
+/** Platform vendors (docs/platform.md G19): linking one to its accounting vendor. */
 export function vendorsResource(ctx: ResourceContext) {
   /** PATCH /vendors/{id}; `accounting_vendor_remote_id` links the vendor to the ERP vendor. */
   const patch = async (

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { ActiveFlag, RemoteId, SvcId, Timestamp } from './common.ts';
 
 /**
- * Accounting connection (PLATFORM-FACTS F6, F7; spec 001 "Accounting connection") and the
+ * Accounting connection (docs/platform.md F6, F7, G13) and the
  * chart-of-accounts uploads (F8-F12). Tax shapes (F13) live in tax.ts and are re-exported here.
  */
 export * from './tax.ts';
 
-/** Upload batches are 1..500 items (spec 001 Limits). */
+/** Upload batches are 1..500 items (docs/platform.md G9). */
 export const UPLOAD_BATCH_MAX = 500;
 
 // ---------------------------------------------------------------- connection (F6, F7)
@@ -70,7 +70,7 @@ export const CreateConnectionRequest = z.strictObject({
 });
 export type CreateConnectionRequest = z.infer<typeof CreateConnectionRequest>;
 
-/** PATCH /accounting/connection/{id}: settings (spec 001: sync-button flags, vendor credits). */
+/** PATCH /accounting/connection/{id}: settings (docs/platform.md G13: sync-button flags, vendor credits). */
 export const PatchConnectionRequest = z.strictObject({
   settings: ConnectionSettingsInput.optional(),
   remote_provider_name: z.string().min(1).optional(),
@@ -99,7 +99,7 @@ const ItemCommon = {
   updated_at: optionalText,
 };
 
-/** Optional `accounting_connection_id` on every upload (F8-F13; spec 001 migration rule 5). */
+/** Optional `accounting_connection_id` on every upload (docs/platform.md F8-F13, G30). */
 const Target = { accounting_connection_id: z.string().min(1).optional() };
 
 /**
@@ -317,7 +317,7 @@ export const PatchAccountingVendorRequest = z.strictObject({
 });
 export type PatchAccountingVendorRequest = z.infer<typeof PatchAccountingVendorRequest>;
 
-// ---------------------------------------------------------------- list queries (spec 001 GET)
+// ---------------------------------------------------------------- list queries (docs/platform.md G16)
 
 const ListCommon = {
   start: z.string().min(1).optional(),

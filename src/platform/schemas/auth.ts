@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
-/** PLATFORM-FACTS F1 and spec 000 Authentication: the client-credentials token call. */
+/** docs/platform.md F1 and G5: the client-credentials token call. */
 
-/** Access tokens issued by client credentials start with this (spec 000 Authentication 4). */
+/** Access tokens issued by client credentials start with this (docs/platform.md G6). */
 export const BUSINESS_TOKEN_PREFIX = 'svc_business_tok_';
 
-/** Every prefix a bearer token may carry (spec 000 Authentication 4, incl. the earlier one). */
+/** Every prefix a bearer token may carry (docs/platform.md G6, incl. the earlier one). */
 export const TOKEN_PREFIXES = [
   'svc_business_tok_',
   'svc_user_tok_',
@@ -14,10 +14,10 @@ export const TOKEN_PREFIXES = [
   'svc_tok_',
 ] as const;
 
-/** Client-credentials lifetime when the client is not configured otherwise (spec 000 Limits). */
+/** Client-credentials lifetime when the client is not configured otherwise (docs/platform.md G9). */
 export const DEFAULT_TOKEN_TTL_S = 864_000;
 
-/** Scopes the accounting-sync surface uses (spec 000 Authentication 8). */
+/** Scopes the accounting-sync surface uses (docs/platform.md G7). */
 export const Scope = z.enum([
   'accounting:read',
   'accounting:write',
@@ -42,7 +42,7 @@ export const LEDGERSYNC_SCOPES: readonly Scope[] = Scope.options;
 /**
  * Body of POST /token, form-encoded or JSON (F1). The client id and secret normally travel in
  * `Authorization: Basic`; they may also be in the body. `scope` is space separated and optional
- * (omitted = a token with no scopes, spec 000 Authentication 3).
+ * (omitted = a token with no scopes, docs/platform.md G5).
  */
 export const TokenRequest = z.strictObject({
   grant_type: z.literal('client_credentials'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { currencyExponent, toMinorUnits as toMinorUnitsByExponent } from '../../money.ts';
 
 /**
- * Shared shapes of the svc developer API: the error body (PLATFORM-FACTS F2), the page envelope
+ * Shared shapes of the svc developer API: the error body (docs/platform.md F2), the page envelope
  * and page query (F4), ids and money. Response schemas are plain z.object (extra fields are
  * stripped, never refused); request schemas are z.strictObject because the live service refuses
  * unknown fields (F5).
@@ -52,7 +52,7 @@ export const ErrorDetail = z.object({
 });
 export type ErrorDetail = z.infer<typeof ErrorDetail>;
 
-/** PLATFORM-FACTS F2: every error body carries `error_v2` (and a legacy `error` copy). */
+/** docs/platform.md F2: every error body carries `error_v2` (and a legacy `error` copy). */
 export const ErrorBody = z.object({
   error_v2: ErrorDetail,
   error: z.unknown().optional(),
@@ -83,11 +83,11 @@ export type RemoteId = z.infer<typeof RemoteId>;
 export const Timestamp = z.string();
 export type Timestamp = z.infer<typeof Timestamp>;
 
-/** ISO 4217 (plus stablecoin) code, spec 000 "Currency enum". */
+/** ISO 4217 (plus stablecoin) code, docs/platform.md G2. */
 export const CurrencyCode = z.string().min(3).max(8);
 export type CurrencyCode = z.infer<typeof CurrencyCode>;
 
-/** Signed amount in the currency's lowest denomination (spec 000 "Money amounts"). */
+/** Signed amount in the currency's lowest denomination (docs/platform.md G1). */
 export const MinorUnitAmount = z.object({
   amount: z.number().int(),
   currency_code: CurrencyCode,

@@ -199,7 +199,7 @@ const Paging = {
 };
 const Bool = z.enum(['true', 'false']);
 
-/** GET /transactions and /reimbursements (spec 000 transactions filters; F16). */
+/** GET /transactions and /reimbursements (docs/platform.md G4, F16). */
 export const ListTransactionsQuery = z.object({
   ...Paging,
   sync_status: TransactionSyncStatus.optional(),
@@ -226,7 +226,7 @@ export const ListSimpleObjectsQuery = z.object({
 });
 export type ListSimpleObjectsQuery = z.infer<typeof ListSimpleObjectsQuery>;
 
-/** GET /bills (spec 001 "Bills and vendors"; delta by from_created_at only, spec 000 Limits). */
+/** GET /bills (docs/platform.md G24; delta by from_created_at only, docs/platform.md G11). */
 export const ListBillsQuery = z.object({
   ...Paging,
   sync_ready: Bool.optional(),

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { SvcId } from './common.ts';
 import { FieldSelection } from './objects.ts';
 
-/** POST /accounting/syncs (PLATFORM-FACTS F14, F15), codings (F18), ready-to-sync (F19). */
+/** POST /accounting/syncs (docs/platform.md F14, F15), codings (F18), ready-to-sync (F19). */
 
-/** F14: at most 5,000 successful and 5,000 failed items per call (spec 001 Limits). */
+/** F14: at most 5,000 successful and 5,000 failed items per call (docs/platform.md G9). */
 export const SYNC_LIST_MAX = 5000;
 
 export const SyncType = z.enum([

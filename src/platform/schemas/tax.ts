@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ActiveFlag, RemoteId, SvcId } from './common.ts';
 
 /**
- * Tax (PLATFORM-FACTS F13): rates first, then the tax code field, then its options. Rates may be
- * negative (reverse charge, spec 001 "Tax code").
+ * Tax (docs/platform.md F13): rates first, then the tax code field, then its options. Rates may be
+ * negative (reverse charge, docs/platform.md G18).
  */
 
 const Target = { accounting_connection_id: z.string().min(1).optional() };
@@ -71,7 +71,7 @@ export const TaxCodeOptionInput = z.strictObject({
 });
 export type TaxCodeOptionInput = z.infer<typeof TaxCodeOptionInput>;
 
-/** F13 (spec 000 Versioning 3: the body field `tax_codes` was renamed `options`). */
+/** F13 (docs/platform.md G32: the body field `tax_codes` was renamed `options`). */
 export const UploadTaxCodeOptionsRequest = z.strictObject({
   ...Target,
   options: z.array(TaxCodeOptionInput).min(1).max(500),

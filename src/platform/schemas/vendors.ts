@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SvcId, Timestamp } from './common.ts';
 
-/** Platform vendors (spec 001 "Bills and vendors"): the link to an accounting vendor. */
+/** Platform vendors (docs/platform.md G19): the link to an accounting vendor. */
 
 export const PlatformVendor = z.object({
   id: SvcId,
@@ -15,7 +15,7 @@ export const PlatformVendor = z.object({
 });
 export type PlatformVendor = z.infer<typeof PlatformVendor>;
 
-/** PATCH /vendors/{vendor_id}: `accounting_vendor_remote_id` links the vendor (spec 001). */
+/** PATCH /vendors/{vendor_id}: `accounting_vendor_remote_id` links the vendor (docs/platform.md G19). */
 export const PatchPlatformVendorRequest = z.strictObject({
   accounting_vendor_remote_id: z.string().min(1).nullable().optional(),
   name: z.string().min(1).optional(),

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { SvcId, Timestamp } from './common.ts';
 
-/** Webhook subscriptions and deliveries (PLATFORM-FACTS F20, F21; spec 000 Events). */
+/** Webhook subscriptions and deliveries (docs/platform.md F20, F21, G12). */
 
 /** F21: lowercase hex HMAC-SHA256(secret, raw body bytes). */
 export const SIGNATURE_HEADER = 'x-svc-webhook-signature';
 
 /**
- * Every event type spec 000 "Events" names. The stub emits the accounting-sync ones
+ * Every event type the platform names (docs/platform.md G12). The stub emits the accounting-sync ones
  * (STUB_EMITTED_EVENTS); subscribing to the others is accepted.
  */
 export const EventType = z.enum([
@@ -99,7 +99,7 @@ export const WebhookEvent = z.object({
 });
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 
-/** Resource read scope a subscription to each event type needs (spec 000 Events, scopes). */
+/** Resource read scope a subscription to each event type needs (docs/platform.md G12). */
 export function scopeForEventType(type: string): string {
   const resource = type.split('.')[0] ?? '';
   return `${resource}:read`;

@@ -1,7 +1,7 @@
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../../platform/schemas/common.ts';
 
 /**
- * An answer that is an error, in the F2 shape (PLATFORM-FACTS F2). Handlers throw it; the server
+ * An answer that is an error, in the F2 shape (docs/platform.md F2). Handlers throw it; the server
  * turns it into `{error_v2, error}` with the code's status. Messages never quote secrets.
  */
 export class ApiError extends Error {

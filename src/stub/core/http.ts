@@ -27,7 +27,7 @@ export interface ParsedBody {
 
 /**
  * JSON unless the request says form-encoded. A body that is not JSON is 400 DEVELOPER_7011
- * (PLATFORM-FACTS F2); form bodies are accepted only where a route allows them (POST /token).
+ * (docs/platform.md F2); form bodies are accepted only where a route allows them (POST /token).
  */
 export function parseBody(raw: Buffer, contentType: string | undefined, allowForm: boolean): ParsedBody {
   if (raw.length === 0) return { kind: 'empty', value: undefined };

@@ -3,7 +3,7 @@ import { ApiError } from './errors.ts';
 
 /**
  * Parses a request body or query with its zod schema; a failure is 422 DEVELOPER_7001 whose
- * additional_info names every bad or unknown field (PLATFORM-FACTS F2, F5) and, for batch
+ * additional_info names every bad or unknown field (docs/platform.md F2, F5) and, for batch
  * bodies, the index and remote id of every bad item.
  */
 export function parseRequest<S extends z.ZodType>(schema: S, input: unknown, what = 'body'): z.infer<S> {

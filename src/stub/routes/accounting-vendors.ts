@@ -13,8 +13,8 @@ import { assignDefined, itemRoutes } from './chart-items.ts';
 import { body, created } from './helpers.ts';
 
 /**
- * Accounting vendors (PLATFORM-FACTS F11, F12). Uploading a vendor does not attach it to any
- * transaction (spec 001 rule 2): only POST /accounting/codings does.
+ * Accounting vendors (docs/platform.md F11, F12). Uploading a vendor does not attach it to any
+ * transaction (docs/platform.md G26): only POST /accounting/codings does.
  */
 export const accountingVendorRoutes: RouteDef[] = [
   {

@@ -5,7 +5,7 @@ import type { RouteDef } from '../core/router.ts';
 import { body, ok } from './helpers.ts';
 
 /**
- * POST /token (PLATFORM-FACTS F1): client credentials, form-encoded with Basic auth as
+ * POST /token (docs/platform.md F1): client credentials, form-encoded with Basic auth as
  * integrators usually send it; JSON bodies and client_id/client_secret in the body also work.
  */
 export const authRoutes: RouteDef[] = [

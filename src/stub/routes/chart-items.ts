@@ -8,8 +8,8 @@ import type { ConnectionRecord } from '../world/connections.ts';
 import { body, noContent, ok, pageReply, query } from './helpers.ts';
 
 /**
- * GET list / GET one / PATCH / DELETE for one kind of chart item (PLATFORM-FACTS F12; spec 001
- * "Item lifecycle"): DELETE sets is_active false, PATCH reactivate reverses it, visibility HIDDEN
+ * GET list / GET one / PATCH / DELETE for one kind of chart item (docs/platform.md F12,
+ * G17): DELETE sets is_active false, PATCH reactivate reverses it, visibility HIDDEN
  * keeps the item active. Items are addressed by svc_id across connections; a PATCH or DELETE
  * body's `accounting_connection_id` confines the lookup to that connection (docs/platform.md
  * F29), and DELETE takes a JSON body like every write.
@@ -58,7 +58,7 @@ export function findItem<T extends Keyed>(
   throw notFound(noun, svcId);
 }
 
-/** Filters of spec 001 "GET same collections": is_active, code, visibility (entity_id: all items). */
+/** Filters of docs/platform.md G16: is_active, code, visibility (entity_id: all items). */
 export function keepItem(filters: ListFilters) {
   return (item: Keyed & { code?: string | null; visibility?: string }) =>
     (filters.is_active === undefined || String(item.is_active) === filters.is_active) &&

@@ -10,8 +10,8 @@ import { Entity, ListEntitiesQuery } from '../schemas/entities.ts';
 import { body, ok, pageReply, query } from './helpers.ts';
 
 /**
- * Entities (read-only, spec 001) and platform vendors with their accounting-vendor link
- * (PATCH /vendors/{id} accounting_vendor_remote_id, spec 001 "Ramp vendor link").
+ * Entities (read-only, docs/platform.md G14) and platform vendors with their accounting-vendor link
+ * (PATCH /vendors/{id} accounting_vendor_remote_id, docs/platform.md G19).
  */
 
 function pageOfList<T extends { id: string }>(items: T[], start: string | undefined, size: number) {

@@ -17,7 +17,7 @@ import { body, created, noContent, ok } from './helpers.ts';
 
 function apiConnection(ctx: RouteContext, what: string): ConnectionRecord {
   const connection = ctx.state.connections.resolve(undefined);
-  // Spec 001 rule 1: a DIRECT connection blocks sync marking and writes by API (DEVELOPER_7089).
+  // docs/platform.md G25: a DIRECT connection blocks sync marking and writes by API (DEVELOPER_7089).
   ctx.state.connections.assertWritable(connection, what);
   return connection;
 }

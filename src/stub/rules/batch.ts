@@ -2,7 +2,7 @@ import { ApiError, invalid } from '../core/errors.ts';
 import type { Faults } from '../faults.ts';
 
 /**
- * Upload batches (PLATFORM-FACTS F8-F12; spec 001 Limits): 1..500 items (checked by the schema),
+ * Upload batches (docs/platform.md F8-F12, G9): 1..500 items (checked by the schema),
  * validated whole before anything is created. Any bad item refuses the batch and nothing is
  * created: a repeated id inside the batch or an id the platform refuses is 422 DEVELOPER_7001
  * naming the items; an id that already exists is 400 DEVELOPER_7020 naming the duplicates (F12).

@@ -12,10 +12,10 @@ export interface ResolvedCoding {
 }
 
 /**
- * POST /accounting/codings (PLATFORM-FACTS F18; spec 001 rule 2): each selection names a field
+ * POST /accounting/codings (docs/platform.md F18, G26): each selection names a field
  * by external id (`Merchant` = accounting vendor, `Category` = GL account, `TaxCode`, or a custom
  * field's remote id) and an option by remote id, or free text. Only active, visible items can be
- * chosen (spec 001 item lifecycle: HIDDEN hides from new coding). All selections are checked
+ * chosen (docs/platform.md G17: HIDDEN hides from new coding). All selections are checked
  * before any is applied.
  */
 export function resolveCodings(

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../core/errors.ts';
 
 /**
- * PLATFORM-FACTS F15: a sync's idempotency key. Same key + same body replays the first answer
+ * docs/platform.md F15: a sync's idempotency key. Same key + same body replays the first answer
  * (201, same sync_id, no second effect); same key + different body is 400 DEVELOPER_7005. The live
  * service also answers 7005 to an identical retry: mode `error_7005` reproduces that.
  */

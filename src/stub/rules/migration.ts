@@ -2,8 +2,8 @@ import { ApiError } from '../core/errors.ts';
 import type { ConnectionRecord, Connections } from '../world/connections.ts';
 
 /**
- * POST /accounting/connection/{id}/ready-to-migrate (PLATFORM-FACTS F7; spec 001 "Connection
- * migration"): four preconditions, each failing with 409 DEVELOPER_7001 and a message that names
+ * POST /accounting/connection/{id}/ready-to-migrate (docs/platform.md F7,
+ * G31): four preconditions, each failing with 409 DEVELOPER_7001 and a message that names
  * it (additional_info.precondition).
  */
 export const PRECONDITIONS = {

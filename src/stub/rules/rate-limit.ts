@@ -1,5 +1,5 @@
 /**
- * PLATFORM-FACTS F3: `max` requests per rolling `windowMs` per source IP, counted on arrival;
+ * docs/platform.md F3: `max` requests per rolling `windowMs` per source IP, counted on arrival;
  * answered-429 requests do not count. An exact sliding log: a ring of the last `max` admitted
  * arrival times per IP, so a check is O(1) amortised and memory is `max` numbers per IP.
  */

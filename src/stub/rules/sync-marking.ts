@@ -18,8 +18,8 @@ import {
 } from '../world/object-store.ts';
 
 /**
- * POST /accounting/syncs per item (PLATFORM-FACTS F14, F17; spec 001 "Sync" and the bill decision
- * table): SYNCED moves the object on, FAILED records the message and keeps the object ready,
+ * POST /accounting/syncs per item (docs/platform.md F14, F17, G20 and
+ * G23): SYNCED moves the object on, FAILED records the message and keeps the object ready,
  * REJECTED (unknown, not ready for this sync type, already synced, blocked) changes nothing.
  */
 
@@ -162,7 +162,7 @@ function markFailed(state: StubState, body: SyncRequest, syncId: string, now: nu
   }
 }
 
-/** Whether the object is in the state this sync type moves on from (spec 001 decision table). */
+/** Whether the object is in the state this sync type moves on from (docs/platform.md G23). */
 export function readyFor(store: ObjectStore, index: number, syncType: SyncType): Verdict {
   const status = store.statusOf(index);
   if (!store.isBill) {
@@ -200,7 +200,7 @@ function judgeSuccess(
   if (!vendorRule && !checks.inactiveItems) return ready;
   const object = materialize(ctx, store.kind, index) as unknown as Coded;
   if (vendorRule) {
-    // PLATFORM-FACTS F17 / spec 001 rule 2: no accounting vendor blocks a successful sync.
+    // docs/platform.md F17 / G26: no accounting vendor blocks a successful sync.
     if (needsVendorCreation(object)) {
       return { ok: false, reason: 'requires accounting vendor creation: code an accounting vendor first' };
     }
@@ -209,7 +209,7 @@ function judgeSuccess(
     ...object.accounting_field_selections,
     ...(object.line_items ?? []).flatMap((l) => l.accounting_field_selections),
   ];
-  // Spec 001 item lifecycle: an inactive (deleted) item cannot be synced; HIDDEN still syncs.
+  // docs/platform.md G17: an inactive (deleted) item cannot be synced; HIDDEN still syncs.
   const inactive = all.find((s) => ctx.resolver.isInactive(s));
   if (inactive) return { ok: false, reason: `coded to inactive item ${inactive.external_id}` };
   return { ok: true };

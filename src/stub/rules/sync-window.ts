@@ -4,7 +4,7 @@ import type { Effects } from '../effects.ts';
 import { FLAG_REQUESTED, type ObjectStore } from '../world/object-store.ts';
 
 /**
- * The sync-button window (spec 001 "Sync-button rule" and behaviour rule 4): pressing the button
+ * The sync-button window (docs/platform.md G29 and G28): pressing the button
  * makes a sync request over some rows (requested_to_sync=true) with a deadline 5 minutes later;
  * rows not posted by then are marked failed by the platform. Driven by the stub clock, so
  * POST /__stub/clock crosses the window without waiting.

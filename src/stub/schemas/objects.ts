@@ -4,7 +4,7 @@ import { PageQuery } from '../../platform/schemas/common.ts';
 /**
  * The ready objects the stub serves, in the stub's own schemas (not the client's readers in
  * src/platform/schemas, which accept several shapes). Each object is a superset: every field the
- * platform guide names stays (docs/platform.md F16, F17 and spec "Transaction"/"Bill" tables),
+ * platform guide names stays (docs/platform.md F16, F17, G3 and G22),
  * and every field the published API reference requires is added (docs/platform.md F23–F26).
  * Where the two disagree on one field, the published form is served. The types of the
  * generators (src/stub/world/generate-*.ts) and the OpenAPI document (/openapi.json) come from

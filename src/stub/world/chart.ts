@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 /**
- * What an accounting connection holds of the customer's chart of accounts (PLATFORM-FACTS F8-F13):
+ * What an accounting connection holds of the customer's chart of accounts (docs/platform.md F8-F13):
  * one table per kind, keyed by remote id (insert-only, F12) and by svc_id (PATCH/DELETE target).
  * Lists keep insertion order; a page cursor is the remote `id` of the last item (F4).
  */

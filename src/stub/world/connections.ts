@@ -9,8 +9,8 @@ import { ApiError, notFound } from '../core/errors.ts';
 import { ConnectionChart } from './chart.ts';
 
 /**
- * Accounting connections (PLATFORM-FACTS F6, F7; spec 001 "Accounting connection",
- * "Connection migration"). Only one connection is active at a time.
+ * Accounting connections (docs/platform.md F6, F7, G13,
+ * G31). Only one connection is active at a time.
  */
 export interface ConnectionRecord {
   id: string;
@@ -68,7 +68,7 @@ export class Connections {
       last_linked_at: wantsActive ? nowIso : null,
       remote_provider_name: input.remote_provider_name,
       settings: ConnectionSettings.parse(input.settings ?? {}),
-      // Spec 001: an inactive connection reads unlinked.
+      // docs/platform.md G13: an inactive connection reads unlinked.
       status: wantsActive ? 'linked' : 'unlinked',
       default_bill_pay_payment_account_id: null,
       chart: new ConnectionChart(),
@@ -80,7 +80,7 @@ export class Connections {
 
   /**
    * The connection an accounting call targets: `accounting_connection_id` when given (inactive
-   * connections during migration, spec 001 rule 5), else the active one.
+   * connections during migration, docs/platform.md G30), else the active one.
    */
   resolve(id: string | undefined): ConnectionRecord {
     if (id !== undefined) {
@@ -93,7 +93,7 @@ export class Connections {
     return active;
   }
 
-  /** Spec 001 rule 1: DIRECT connections are read-only by API (DEVELOPER_7089). */
+  /** docs/platform.md G25: DIRECT connections are read-only by API (DEVELOPER_7089). */
   assertWritable(connection: ConnectionRecord, what: string): void {
     if (connection.connection_type !== 'API') {
       throw new ApiError(
@@ -139,7 +139,7 @@ export class Connections {
     return target;
   }
 
-  /** The customer confirms the switch in the UI (spec 001 migration, last row). */
+  /** The customer confirms the switch in the UI (docs/platform.md G31, last row). */
   switchTo(id: string, nowIso: string): ConnectionRecord {
     const target = this.byId.get(id);
     if (!target) throw notFound('accounting connection', id);

@@ -145,7 +145,7 @@ export class ObjectStore {
     this.refreshBillReady(i);
   }
 
-  /** Spec 001 bill decision table: ready when NOT_SYNCED, or BILL_SYNCED and PAID. */
+  /** docs/platform.md G23: ready when NOT_SYNCED, or BILL_SYNCED and PAID. */
   billReady(i: number): boolean {
     if (this.flags[i]! & FLAG_SYNC_DISABLED) return false;
     const s = this.status[i]!;

@@ -134,8 +134,8 @@ export class SelectionResolver {
   }
 
   /**
-   * Whether a selection points at an item the connection has deactivated (DELETE, spec 001 item
-   * lifecycle: "item cannot be synced"). Hidden items still sync; unknown ids are not judged.
+   * Whether a selection points at an item the connection has deactivated (DELETE, docs/platform.md
+   * G17: "item cannot be synced"). Hidden items still sync; unknown ids are not judged.
    */
   isInactive(selection: AnySelection): boolean {
     if (!this.chart) return false;

@@ -20,7 +20,7 @@ export interface SeedFractions {
   unknown_coding_fraction: number;
   /** Share of transactions without an accounting-vendor selection (F17). */
   vendor_creation_fraction: number;
-  /** Share of transactions that are refunds (negative amounts, spec 000). */
+  /** Share of transactions that are refunds (negative amounts, docs/platform.md G3). */
   refund_fraction: number;
   /** Share with 2-3 split line items, each coded separately. */
   split_fraction: number;

@@ -6,7 +6,7 @@ import { PlatformChart } from './platform-chart.ts';
 
 /**
  * The chart backup as a JSON file: what the platform held for the connection being left, item by
- * item with svc_id and state, because the switch drops historical codings (spec 001 rule 5).
+ * item with svc_id and state, because the switch drops historical codings (docs/platform.md G30).
  * The same document is stored in chart_backups.
  */
 export const BACKUP_FORMAT = 'ledgersync.chart-backup/1';

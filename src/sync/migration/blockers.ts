@@ -1,6 +1,6 @@
 /**
  * Why a migration cannot go on, for a person: what is wrong and what to do. The four
- * ready-to-migrate preconditions of spec 001 ("Connection migration") and PLATFORM-FACTS F7 each
+ * ready-to-migrate preconditions of docs/platform.md G31 and F7 each
  * have their own code and message; the others are this runner's own checks.
  */
 export const F7_PRECONDITIONS = [
@@ -48,7 +48,7 @@ export function notInactiveApi(target: ConnectionFacts): Blocker {
     : `it is a ${target.connection_type} connection, not an API one`;
   return {
     code: 'inactive_api_connection',
-    message: `The platform marks only an inactive API connection ready to migrate (PLATFORM-FACTS F7), and ${name(target)} is not one: ${what}.`,
+    message: `The platform marks only an inactive API connection ready to migrate (docs/platform.md F7), and ${name(target)} is not one: ${what}.`,
     fix:
       'Run `npx ledgersync migrate prepare --provider "<name>"` without --target: it creates a new inactive API ' +
       'connection and preloads it (if a migration is open, first `npx ledgersync migrate abandon`).',
@@ -61,7 +61,7 @@ export function noSeparateActive(targetId: string | null): Blocker {
     code: 'active_connection_exists',
     message:
       'There is no active accounting connection apart from the new one, and the platform marks a connection ready ' +
-      'to migrate only while the customer is still on a separate active connection (PLATFORM-FACTS F7).' +
+      'to migrate only while the customer is still on a separate active connection (docs/platform.md F7).' +
       (targetId ? ` New connection: ${targetId}.` : ''),
     fix:
       'Keep (or re-link) the current ERP connection in the platform until the customer switches, then run ' +
@@ -73,7 +73,7 @@ export function noSeparateActive(targetId: string | null): Blocker {
 export function alreadyReady(target: ConnectionFacts): Blocker {
   return {
     code: 'not_already_ready',
-    message: `${name(target)} is already marked ready to migrate; the platform refuses a second ready-to-migrate call (PLATFORM-FACTS F7).`,
+    message: `${name(target)} is already marked ready to migrate; the platform refuses a second ready-to-migrate call (docs/platform.md F7).`,
     fix: 'Nothing more to call: the customer can complete the switch under Switch Providers in the platform.',
   };
 }
@@ -82,7 +82,7 @@ export function alreadyReady(target: ConnectionFacts): Blocker {
 export function otherMigrationOnPlatform(other: ConnectionFacts): Blocker {
   return {
     code: 'no_migration_in_progress',
-    message: `Another migration is in progress: ${name(other)} is already marked ready to migrate, and the platform allows one at a time (PLATFORM-FACTS F7).`,
+    message: `Another migration is in progress: ${name(other)} is already marked ready to migrate, and the platform allows one at a time (docs/platform.md F7).`,
     fix:
       'Have the customer complete that switch under Switch Providers (or ask the platform to cancel it), then run ' +
       `\`npx ledgersync migrate prepare\` again. To prepare that connection instead, pass --target ${other.id}.`,
@@ -122,7 +122,7 @@ export function busy(): Blocker {
 }
 
 /**
- * A ready-to-migrate refusal (409 DEVELOPER_7001, PLATFORM-FACTS F7) to its precondition: by
+ * A ready-to-migrate refusal (409 DEVELOPER_7001, docs/platform.md F7) to its precondition: by
  * additional_info.precondition when the platform names it, else by the message's wording.
  */
 export function preconditionOf(info: Record<string, unknown> | null, message: string): F7Precondition | null {
@@ -163,7 +163,7 @@ export function refusalBlocker(
       if (otherReady) return otherMigrationOnPlatform(otherReady);
       return {
         code: 'no_migration_in_progress',
-        message: `Another migration is in progress on the platform, which allows one at a time (PLATFORM-FACTS F7): ${said}`,
+        message: `Another migration is in progress on the platform, which allows one at a time (docs/platform.md F7): ${said}`,
         fix:
           'Have the customer complete or cancel the other switch under Switch Providers, then run ' +
           '`npx ledgersync migrate prepare` again.',

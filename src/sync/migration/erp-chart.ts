@@ -2,7 +2,7 @@ import type { ChartSource } from '../mirror/types.ts';
 
 /**
  * The remote ids the ERP expects active on the platform, per list of the platform chart: active
- * items (hidden ones included: hidden stays active, spec 001 lifecycle), options of active fields
+ * items (hidden ones included: hidden stays active, docs/platform.md G17), options of active fields
  * as "field/option", every tax rate (rates have no active flag).
  */
 export type ExpectedIds = Record<

@@ -1,6 +1,6 @@
 /**
- * The migration runner: moving a customer onto a new, inactive accounting connection (spec 001
- * "Connection migration" and behaviour rule 5; PLATFORM-FACTS F6, F7).
+ * The migration runner: moving a customer onto a new, inactive accounting connection (docs/platform.md
+ * G31 and G30, F6, F7).
  */
 export { type AbandonResult, abandonOpenMigration } from './abandon.ts';
 export { DEFAULT_BACKUP_DIR, readBackupFile } from './backup-file.ts';

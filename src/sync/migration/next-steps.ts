@@ -1,6 +1,6 @@
 /**
- * What happens after ready-to-migrate (spec 001 "Connection migration", last row, and behaviour
- * rule 5): the customer completes the switch in the platform; historical codings are dropped
+ * What happens after ready-to-migrate (docs/platform.md G31, last row, and
+ * G30): the customer completes the switch in the platform; historical codings are dropped
  * and automations must be recreated.
  */
 export function nextSteps(input: {

@@ -28,7 +28,7 @@ export interface Outstanding {
 }
 
 /**
- * Spec 001 rule 5: sync outstanding objects before migrating. Runs the object sync of every kind
+ * docs/platform.md G30: sync outstanding objects before migrating. Runs the object sync of every kind
  * on the connection being left (unless told not to, or it is not an API connection: rule 1),
  * then lists what is still ready to sync and what results are still unsent.
  */
@@ -100,12 +100,12 @@ export function outstandingBlocker(outstanding: Outstanding, sourceType: string)
   const sync =
     sourceType === 'API'
       ? 'Fix what the ERP refused (reasons above), run `npx ledgersync sync all`'
-      : `The current connection is ${sourceType}, so they cannot be marked synced by API (spec 001 rule 1): sync them with the current integration`;
+      : `The current connection is ${sourceType}, so they cannot be marked synced by API (docs/platform.md G25): sync them with the current integration`;
   return {
     code: 'outstanding_objects',
     message:
       `${outstanding.total} objects are still waiting to sync on the connection being left; after the switch ` +
-      `they can no longer be synced to it (spec 001 rule 5):\n  ${parts.join('\n  ')}`,
+      `they can no longer be synced to it (docs/platform.md G30):\n  ${parts.join('\n  ')}`,
     fix: `${sync}, then run \`npx ledgersync migrate prepare\` again; or add --force to migrate anyway (they are recorded with the migration and must then be entered by hand).`,
     details: outstanding,
   };

@@ -37,7 +37,7 @@ const STEP_RUNNERS: Record<StepName, (ctx: StepContext) => Promise<StepOutcome>>
 const LOCK_NAME = 'ledgersync:migration';
 
 /**
- * `migrate prepare` (spec 001 rule 5; PLATFORM-FACTS F6, F7): check, back up, create the inactive
+ * `migrate prepare` (docs/platform.md G30, F6, F7): check, back up, create the inactive
  * connection, preload, verify, ready-to-migrate. Each step moves the migration's state in
  * Postgres once it is done, so a run interrupted anywhere is finished by the next one without
  * repeating what was done; a run after success changes nothing and says so.

@@ -82,7 +82,7 @@ export async function migrationStatus(deps: {
   };
 }
 
-/** jsonb keeps its own key order; status shows the chart's lists in upload order (spec 001). */
+/** jsonb keeps its own key order; status shows the chart's lists in upload order (docs/platform.md G15). */
 const LIST_ORDER = ['gl_accounts', 'fields', 'field_options', 'vendors', 'tax_rates', 'tax_code_options'];
 
 const ORDER: readonly MigrationState[] = [

@@ -5,7 +5,7 @@ import { saveBackup } from './store/save-backup.ts';
 
 /**
  * Step 2: back up the chart of the connection being left, every item with its svc_id and state
- * as the platform holds it, because the switch drops historical codings (spec 001 rule 5). The
+ * as the platform holds it, because the switch drops historical codings (docs/platform.md G30). The
  * file is written first (whole or not at all), then the same document goes to chart_backups in
  * the transaction that moves the migration on.
  */

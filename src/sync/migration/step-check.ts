@@ -5,7 +5,7 @@ import { checkpoint, moved, type StepContext, type StepOutcome, stopped } from '
 import { moveMigration } from './store/move-migration.ts';
 
 /**
- * Step 1, what must be true first (spec 001 rule 5, PLATFORM-FACTS F7): no other migration in
+ * Step 1, what must be true first (docs/platform.md G30, F7): no other migration in
  * progress on the platform, and no object left unsynced on the connection being left.
  */
 export async function checkStep(ctx: StepContext): Promise<StepOutcome> {

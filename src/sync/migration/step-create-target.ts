@@ -6,7 +6,7 @@ import { recordTarget } from './store/record-target.ts';
 import { snapshotConnections } from './store/snapshot-connections.ts';
 
 /**
- * Step 3: the inactive API connection (spec 001 "Connection migration", first row; F6
+ * Step 3: the inactive API connection (docs/platform.md G31, first row; F6
  * is_active: false). A run that crashed after the platform created it but before it was recorded
  * finds it again: the one new inactive API connection with this provider name since the
  * migration's snapshot of connection ids. A --target connection is checked instead of created.

@@ -20,7 +20,7 @@ export type PreloadCounts = Record<string, KindCounts>;
 
 /**
  * Step 4: preload the ERP's chart into the inactive connection with accounting_connection_id in
- * every body (spec 001 rule 5): GL accounts, fields and options, vendors, tax rates, the tax code
+ * every body (docs/platform.md G30): GL accounts, fields and options, vendors, tax rates, the tax code
  * and its options, through the chart mirror (id_map keyed by the target connection, so it
  * resumes after a crash and adopts what an interrupted run uploaded, F12). Run again on every
  * resume until verified: with nothing changed it writes nothing.

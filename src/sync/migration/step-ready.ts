@@ -17,7 +17,7 @@ import { moveMigration } from './store/move-migration.ts';
 import { recordSwitch } from './store/record-switch.ts';
 
 /**
- * Step 6: ready-to-migrate (PLATFORM-FACTS F7). The four preconditions are checked first, so each
+ * Step 6: ready-to-migrate (docs/platform.md F7). The four preconditions are checked first, so each
  * gets its own message even before the platform is asked; a 409 the platform still answers is
  * mapped to the same messages. "Already ready" on our own, verified target means an earlier run
  * was interrupted after the call: the step is done.
@@ -46,7 +46,7 @@ export async function readyStep(ctx: StepContext): Promise<StepOutcome> {
 }
 
 /**
- * Only a connection marked ready can become active (spec 001 migration, last row): an earlier
+ * Only a connection marked ready can become active (docs/platform.md G31, last row): an earlier
  * run's call landed, it was interrupted before recording it, and the customer has switched since.
  */
 async function alreadySwitched(ctx: StepContext, target: AccountingConnection): Promise<StepOutcome> {

@@ -11,7 +11,7 @@ export interface MigrationDeps {
   sql: Sql;
   erp: ErpAdapter;
   platform: PlatformClient;
-  /** For syncing outstanding objects before the backup (spec 001 rule 5). */
+  /** For syncing outstanding objects before the backup (docs/platform.md G30). */
   syncPlatform: SyncPlatform;
   log: Logger;
 }
@@ -88,6 +88,6 @@ export interface PrepareResult {
   blocker: Blocker | null;
   /** Things worth knowing that did not stop the run (forced outstanding objects, already ready). */
   notes: string[];
-  /** What the customer and the operator do next (spec 001 rule 5). */
+  /** What the customer and the operator do next (docs/platform.md G30). */
   nextSteps: string[];
 }

@@ -3,7 +3,7 @@ import type { KindOps, RemoteItem } from './model.ts';
 /**
  * What the platform already holds of one kind (for options: of one field), read through the list
  * endpoint filtered to the target connection, by remote id. Uploads are insert-only
- * (PLATFORM-FACTS F12): after a crash between "uploaded" and "recorded", the retry meets
+ * (docs/platform.md F12): after a crash between "uploaded" and "recorded", the retry meets
  * DEVELOPER_7020, and the items found here are adopted (their svc_ids recorded) instead of
  * created twice. Read once per kind and run; read again only when a 7020 names nothing known.
  */

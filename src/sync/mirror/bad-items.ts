@@ -1,5 +1,5 @@
 /**
- * Reads which items of a refused batch the platform's 422 names (PLATFORM-FACTS F2: additional_info
+ * Reads which items of a refused batch the platform's 422 names (docs/platform.md F2: additional_info
  * "names the fields"). Shapes understood, all seen in the stub or the F2 description:
  *   items: [{index, id?, list?, reason?|message?}]  the bad items of a batch body
  *   fields: ["options.3.value"], errors: [{field, message}], issues: [{path, message}]

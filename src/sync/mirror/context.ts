@@ -8,7 +8,7 @@ import type { MirrorDeps, MirrorKind, MirrorSummary } from './types.ts';
 /** One mirror run: where it writes, what it has counted, how it stops. */
 export interface MirrorContext {
   deps: MirrorDeps;
-  /** The connection written to; every call carries it (spec 001 rule 5). */
+  /** The connection written to; every call carries it (docs/platform.md G30). */
   target: Target;
   dryRun: boolean;
   meter: Meter;

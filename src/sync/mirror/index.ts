@@ -24,7 +24,7 @@ export type {
 } from './types.ts';
 export { MIRROR_KINDS } from './types.ts';
 
-/** Spec 001 order: GL accounts, fields, their options, vendors; tax rates, tax code field, options. */
+/** Upload order (docs/platform.md G15): GL accounts, fields, their options, vendors; tax rates, tax code field, options. */
 const STEPS: Record<MirrorKind, (ctx: MirrorContext) => Promise<void>> = {
   gl_account: mirrorGlAccounts,
   field: mirrorFields,

@@ -11,14 +11,14 @@ export interface LifecycleSink {
   applied(step: LifecycleStep, row: AppliedChange): Promise<void>;
   /** The platform refused the step (422), or the kind has no such operation. */
   refused(step: LifecycleStep, reason: string): Promise<void>;
-  /** 404: the platform no longer knows the svc_id (connection unlinked, spec 001). */
+  /** 404: the platform no longer knows the svc_id (connection unlinked, docs/platform.md G13). */
   missing(step: LifecycleStep, reason: string): Promise<void>;
   /** Called before every platform call: throws to stop (abort signal). */
   beforeCall(): void;
 }
 
 /**
- * Item lifecycle (spec 001; PLATFORM-FACTS F12), one call per item: PATCH by svc_id for content,
+ * Item lifecycle (docs/platform.md G17, F12), one call per item: PATCH by svc_id for content,
  * `reactivate: true` and visibility (together, in one call), DELETE to set is_active false.
  * Up to `concurrency` calls in flight; the client's shared rate limiter paces them (F3). An
  * error that is not the item's own (network, 5xx after retries, 7089) stops every worker.

@@ -4,7 +4,7 @@ import type { MirrorKind, Visibility } from './types.ts';
 export interface DesiredItem {
   remoteId: string;
   active: boolean;
-  /** Hidden in the ERP: platform visibility HIDDEN where the kind has one (spec 001 lifecycle). */
+  /** Hidden in the ERP: platform visibility HIDDEN where the kind has one (docs/platform.md G17). */
   hidden: boolean;
   /** The upload item, as sent (F8-F13). */
   upload: Record<string, unknown>;
@@ -58,9 +58,9 @@ export interface KindOps {
   kind: MirrorKind;
   /** The body's list of items ("gl_accounts", "options"...), as 422 paths name it. */
   listKey: string;
-  /** Items per upload: 500 (spec 001 Limits), 1 where the endpoint takes one item (F9). */
+  /** Items per upload: 500 (docs/platform.md G9), 1 where the endpoint takes one item (F9). */
   batchSize: number;
-  /** The kind has a visibility to PATCH (GL accounts and field options, spec 001 lifecycle). */
+  /** The kind has a visibility to PATCH (GL accounts and field options, docs/platform.md G17). */
   visibility: boolean;
   /** Checks an upload item against the request schema; the reason when invalid, else null. */
   check(upload: Record<string, unknown>): string | null;

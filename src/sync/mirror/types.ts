@@ -3,7 +3,7 @@ import type { ErpAdapter } from '../../erp/adapter.ts';
 import type { Logger } from '../../log.ts';
 import type { PlatformClient } from '../../platform/client.ts';
 
-/** The id_map kinds, in the order spec 001 uploads them (tax: rates, code field, options). */
+/** The id_map kinds, in the upload order of docs/platform.md G15 (tax: rates, code field, options). */
 export const MIRROR_KINDS = [
   'gl_account',
   'field',
@@ -37,7 +37,7 @@ export interface MirrorDeps {
 }
 
 export interface MirrorOptions {
-  /** Mirror into this (inactive) connection instead, for a migration (spec 001 rule 5). */
+  /** Mirror into this (inactive) connection instead, for a migration (docs/platform.md G30). */
   accountingConnectionId?: string;
   /** Only these kinds; dependents read their parents' svc_ids from id_map. */
   kinds?: readonly MirrorKind[];

@@ -16,7 +16,7 @@ export interface UploadSink {
 }
 
 /**
- * Uploads new items in batches of ops.batchSize (500, spec 001 Limits), all-or-nothing per call,
+ * Uploads new items in batches of ops.batchSize (500, docs/platform.md G9), all-or-nothing per call,
  * so that a bad item never blocks the good ones:
  * 1. every item is checked against the request schema first; a bad one is refused locally;
  * 2. a 422 (DEVELOPER_7001) that names the bad items drops exactly those and resends the rest

@@ -36,7 +36,7 @@ function outcomeOf(result: WriteResult): Outcome {
   };
 }
 
-/** Spec 001: a bill payment follows its bill; when the bill step fails, its payment waits. */
+/** docs/platform.md G23: a bill payment follows its bill; when the bill step fails, its payment waits. */
 const DEPENDS_ON: Record<string, string> = { BILL_PAYMENT_SYNC: 'BILL_SYNC' };
 
 /**

@@ -29,7 +29,7 @@ export interface KindSpec<T extends { id: string }> {
   /** The sync types this kind reports, in the order they must reach the platform. */
   syncTypes: readonly SyncType[];
   steps(object: T): PlannedStep[];
-  /** Sync-button reads exist for these (spec 001 rule 4). */
+  /** Sync-button reads exist for these (docs/platform.md G28). */
   syncButton: boolean;
 }
 
@@ -64,7 +64,7 @@ const cashbacks: KindSpec<Cashback> = {
   name: 'cashbacks',
   noun: 'cashback',
   schema: Cashback,
-  // PLATFORM-FACTS F14: cashbacks are reported as STATEMENT_CREDIT_SYNC.
+  // docs/platform.md F14: cashbacks are reported as STATEMENT_CREDIT_SYNC.
   syncTypes: ['STATEMENT_CREDIT_SYNC'],
   steps: (c) => [{ syncType: 'STATEMENT_CREDIT_SYNC', build: () => mapCashback(c) }],
   syncButton: false,
@@ -74,7 +74,7 @@ const bills: KindSpec<Bill> = {
   name: 'bills',
   noun: 'bill',
   schema: Bill,
-  // Spec 001: a payment is reported only after its bill (BILL_SYNCED first).
+  // docs/platform.md G23: a payment is reported only after its bill (BILL_SYNCED first).
   syncTypes: ['BILL_SYNC', 'BILL_PAYMENT_SYNC'],
   steps: (b) =>
     billSteps(b).map((syncType) => ({

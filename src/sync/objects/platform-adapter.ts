@@ -41,7 +41,7 @@ function pagesOf(
     case 'cashbacks':
       return o.readyCashbacks(range).pages();
     case 'bills':
-      // Bills have no date-range filter (spec 000 Limits): one cursor.
+      // Bills have no date-range filter (docs/platform.md G11): one cursor.
       return o.readyBills().pages();
   }
 }

@@ -18,7 +18,7 @@ export type ReplayResult =
       message: string;
     };
 
-/** The kinds the platform can read one by one (spec 001 lists single reads for these). */
+/** The kinds the platform can read one by one (docs/platform.md G20 lists single reads for these). */
 const FETCHABLE: ObjectKindName[] = ['transactions', 'reimbursements', 'bills'];
 
 async function fetchObject(

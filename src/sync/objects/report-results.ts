@@ -42,8 +42,8 @@ async function send(context: ReportContext, batch: FrozenBatch, counts: ReportCo
 }
 
 /**
- * Sends every frozen batch of the connection (oldest first, bills before bill payments: spec 001
- * accepts BILL_PAYMENT_SYNC only for a bill already BILL_SYNCED). Batches left by an earlier
+ * Sends every frozen batch of the connection (oldest first, bills before bill payments, docs/platform.md G23:
+ * the platform accepts BILL_PAYMENT_SYNC only for a bill already BILL_SYNCED). Batches left by an earlier
  * crash go first, exactly as frozen. A batch that cannot be sent stays FROZEN for the next run.
  */
 export async function sendFrozen(
@@ -72,7 +72,7 @@ export async function sendFrozen(
  * Freezes what waits for the given sync types, then sends all frozen batches in order.
  * `minItems` lets the pipeline wait until a full batch (5,000) has gathered mid-run. When a later
  * type is due, every earlier type is flushed first, even partly filled: a bill payment must never
- * reach the platform before its bill (spec 001 decision table).
+ * reach the platform before its bill (docs/platform.md G23).
  */
 export async function freezeAndSend(
   context: ReportContext,

@@ -23,7 +23,7 @@ export interface ObjectSyncDeps {
 }
 
 export interface ObjectSyncOptions {
-  /** Sync-button run: read requested rows only and post with this id (spec 001 rule 4). */
+  /** Sync-button run: read requested rows only and post with this id (docs/platform.md G28). */
   syncRequestId?: string;
   /** Disjoint slices read side by side; 1 = one sequential cursor. */
   slices?: number;

@@ -40,7 +40,7 @@ function failureFrom(objectId: string, error: unknown, step: string): Failure {
 }
 
 /**
- * Spec 001 behaviour rule 2 (PLATFORM-FACTS F17, F18): a ready transaction that needs an
+ * docs/platform.md G26 (F17, F18): a ready transaction that needs an
  * accounting vendor gets one: the vendor is created in the ERP (once per merchant, idempotent by
  * the merchant's id), uploaded to the platform, and the transaction is coded to it, because
  * uploading the vendor alone does not attach it. The transaction objects are updated in place

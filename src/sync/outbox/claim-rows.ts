@@ -4,7 +4,7 @@ export interface ClaimRequest {
   connectionId: string;
   syncType: string;
   objectIds: readonly string[];
-  /** Set for sync-button rows, so their results are posted with this id (spec 001 rule 4). */
+  /** Set for sync-button rows, so their results are posted with this id (docs/platform.md G28). */
   syncRequestId?: string | undefined;
 }
 

@@ -47,7 +47,7 @@ function sources(platform: PlatformClient): Source[] {
       timeOf: synced,
       list: (since) => o.cashbacks({ sync_status: 'SYNCED', ...(since ? { synced_after: since } : {}) }),
     },
-    // Bills have no sync-time filter, only from_created_at (spec 000 Limits, delta sync).
+    // Bills have no sync-time filter, only from_created_at (docs/platform.md G11).
     {
       syncType: 'BILL_SYNC',
       cursor: 'reconcile:bills',
@@ -86,7 +86,7 @@ async function reportedByUs(
 }
 
 /**
- * Spec 001 behaviour rule 1: the platform's manual export button marks objects synced without
+ * docs/platform.md G25: the platform's manual export button marks objects synced without
  * telling the integrator. Reads what the platform shows as synced since the last reconcile
  * (delta reads: synced_after, bills from_created_at; cursors in Postgres), keeps the ones
  * ledgersync never reported, records them in external_syncs and returns them.

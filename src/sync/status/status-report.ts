@@ -10,7 +10,7 @@ export interface FailureReason {
 export interface KindStatus {
   kind: ObjectKindName;
   synced: number;
-  /** Results the platform refused (PLATFORM-FACTS F14 REJECTED): not synced, though the ERP holds them. */
+  /** Results the platform refused (docs/platform.md F14 REJECTED): not synced, though the ERP holds them. */
   rejected: number;
   failed: Record<'user_actionable' | 'transient' | 'needs_integrator', number>;
   topReasons: FailureReason[];

@@ -11,7 +11,7 @@ import { pageObjectIds } from './adopting-platform.ts';
 import { closeSyncRequest, getSyncRequest } from './requests.ts';
 import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
 
-/** What the bookkeeper reads for a row the watchdog answered (spec 001 rule 3: transient). */
+/** What the bookkeeper reads for a row the watchdog answered (docs/platform.md G27: transient). */
 export const SYNC_TOO_LONG = transient(
   'SYNC_WINDOW_TIMEOUT',
   'The sync took too long to finish within the 5-minute sync window',
@@ -75,7 +75,7 @@ async function sendOthersFrozen(
 }
 
 /**
- * The sync-button watchdog (spec 001 "Sync-button rule"; DESIGN "post a temporary failure ...
+ * The sync-button watchdog (docs/platform.md G29; design rule "post a temporary failure ...
  * rather than letting it expire silently"): shortly before the deadline, every row still
  * requested on the platform gets a result with the request's sync_request_id. Outcomes already
  * known are posted as they are; the rest are claimed and reported as a transient failure, so the

@@ -2,7 +2,7 @@ import type { PlatformClient } from '../../platform/client.ts';
 import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
 
 /**
- * Spec 001 rule 4: the sync-button flow runs only while the connection's flag for the object
+ * docs/platform.md G28: the sync-button flow runs only while the connection's flag for the object
  * type is on. Read fresh for each request (one call per press), so turning it off takes effect
  * at once.
  */

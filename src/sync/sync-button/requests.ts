@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import type { ButtonObjectType } from './window.ts';
 
-/** A sync-button request as recorded in `sync_requests` (spec 001 rule 4 and "Sync-button rule"). */
+/** A sync-button request as recorded in `sync_requests` (docs/platform.md G28 and G29). */
 export interface SyncRequestRow {
   syncRequestId: string;
   connectionId: string;

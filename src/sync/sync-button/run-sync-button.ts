@@ -44,7 +44,7 @@ class RequestClosedError extends Error {
 }
 
 /**
- * Spec 001 rule 4: answers one press of the sync button. Reads the requested rows
+ * docs/platform.md G28: answers one press of the sync button. Reads the requested rows
  * (requested_to_sync=true, F16), writes them to the ERP and posts results with the
  * sync_request_id after every page (several posts per id). Outcomes other runs already hold for
  * these rows are adopted first, so none waits for another run's batch.

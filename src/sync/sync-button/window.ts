@@ -1,6 +1,6 @@
 import type { ObjectKindName } from '../objects/kinds.ts';
 
-/** Spec 001 "Sync-button rule": unposted requested rows are marked failed after 5 minutes. */
+/** docs/platform.md G29: unposted requested rows are marked failed after 5 minutes. */
 export const SYNC_WINDOW_MS = 5 * 60_000;
 
 export type ButtonObjectType = 'TRANSACTION' | 'REIMBURSEMENT';
@@ -8,11 +8,11 @@ export type ButtonObjectType = 'TRANSACTION' | 'REIMBURSEMENT';
 export interface ButtonObjectSpec {
   kind: ObjectKindName;
   syncType: 'TRANSACTION_SYNC' | 'REIMBURSEMENT_SYNC';
-  /** The connection setting that turns the button on (spec 001 rule 4, PLATFORM-FACTS F6). */
+  /** The connection setting that turns the button on (docs/platform.md G28, F6). */
   flag: 'transaction_sync_button_enabled' | 'reimbursement_sync_button_enabled';
 }
 
-/** The two kinds the sync button exists for (spec 000 Events: *.sync_requested). */
+/** The two kinds the sync button exists for (docs/platform.md G12: *.sync_requested). */
 export const BUTTON_OBJECTS: Record<ButtonObjectType, ButtonObjectSpec> = {
   TRANSACTION: {
     kind: 'transactions',

@@ -34,7 +34,7 @@ function crashAt(step: StepName, phase: 'applied' | 'recorded') {
   };
 }
 
-describe('killed after each step and run again (resumable, idempotent; spec 001 rule 5, F6, F7)', () => {
+describe('killed after each step and run again (resumable, idempotent; docs/platform.md G30, F6, F7)', () => {
   for (const step of STEPS) {
     for (const phase of ['applied', 'recorded'] as const) {
       it(`stopped after ${step}, ${phase === 'applied' ? 'before its state was recorded' : 'once recorded'}: same end state, no duplicates`, async () => {

@@ -27,7 +27,7 @@ function blockedWith(result: PrepareResult, code: string) {
   return describeBlocker(result.blocker!);
 }
 
-describe('the four ready-to-migrate preconditions, each with its own message (PLATFORM-FACTS F7)', () => {
+describe('the four ready-to-migrate preconditions, each with its own message (docs/platform.md F7)', () => {
   it('F7 precondition 1, a DIRECT connection named as the target: not an inactive API connection', async () => {
     await m.fresh();
     const direct = await m.world.control<{ id: string }>('POST', '/__stub/connections', {
@@ -126,7 +126,7 @@ function raceBeforeReady(before: (targetId: string) => Promise<void>): PlatformC
   });
 }
 
-describe("the platform's own 409 refusals (PLATFORM-FACTS F7), mapped to the same messages", () => {
+describe("the platform's own 409 refusals (docs/platform.md F7), mapped to the same messages", () => {
   it('another connection marked ready between our check and our call: precondition 4, naming it', async () => {
     await m.fresh();
     let other = '';
@@ -149,7 +149,7 @@ describe("the platform's own 409 refusals (PLATFORM-FACTS F7), mapped to the sam
   });
 });
 
-describe("the runner's own preconditions (spec 001 rule 5)", () => {
+describe("the runner's own preconditions (docs/platform.md G30)", () => {
   it('another migration open here, to another provider: says which, and how to finish or drop it', async () => {
     await m.fresh();
     await expect(m.prepare({ provider: 'First', checkpoint: stopAfterVerify })).rejects.toBeInstanceOf(

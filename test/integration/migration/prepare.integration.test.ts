@@ -6,7 +6,7 @@ import { PROVIDER, useMigrationWorld, writesOf } from './support/world.ts';
 
 const m = useMigrationWorld();
 
-describe('migrate prepare against the stub (spec 001 "Connection migration", rule 5; PLATFORM-FACTS F6, F7)', () => {
+describe('migrate prepare against the stub (docs/platform.md G31, G30, F6, F7)', () => {
   it('ends with an inactive API connection holding exactly the ERP chart, ready to migrate, the active one untouched', async () => {
     const source = await m.fresh({ vendor_credits_enabled: true, transaction_sync_button_enabled: true });
     const activeBefore = await m.chart(source);
@@ -30,7 +30,7 @@ describe('migrate prepare against the stub (spec 001 "Connection migration", rul
       status: 'unlinked',
       remote_provider_name: PROVIDER,
     });
-    // The customer's settings carry over, vendor credits included (spec 001 rule 5).
+    // The customer's settings carry over, vendor credits included (docs/platform.md G30).
     expect(target!.settings).toMatchObject({
       vendor_credits_enabled: true,
       transaction_sync_button_enabled: true,
@@ -105,7 +105,7 @@ describe('migrate prepare against the stub (spec 001 "Connection migration", rul
     expect(counts.gl_accounts!.erp).toBeGreaterThan(100);
     expect(status.migration!.backup!.file).toBe(result.backupFile);
 
-    // Spec 001 migration, last row: the customer confirms the switch in the UI.
+    // docs/platform.md G31, last row: the customer confirms the switch in the UI.
     await m.world.control('POST', `/__stub/connections/${result.targetConnectionId}/switch`);
     const after = await m.prepare();
     expect(after.outcome).toBe('unchanged');
@@ -118,7 +118,7 @@ describe('migrate prepare against the stub (spec 001 "Connection migration", rul
     expect(roles).toEqual([{ id: result.targetConnectionId, role: 'primary', is_active: true }]);
   });
 
-  it('from a DIRECT connection (spec 001 rule 1: not synced by API): backed up and migrated all the same', async () => {
+  it('from a DIRECT connection (docs/platform.md G25: not synced by API): backed up and migrated all the same', async () => {
     await m.fresh();
     const direct = await m.world.control<{ id: string }>('POST', '/__stub/connections', {
       remote_provider_name: 'Direct ERP',

@@ -62,7 +62,7 @@ afterEach(async () => {
   await h.control('PUT', '/__stub/faults', {});
 });
 
-describe('2,000 field options, 3 refused only by the platform (spec 001 Limits; PLATFORM-FACTS F10, F12)', () => {
+describe('2,000 field options, 3 refused only by the platform (docs/platform.md G9, F10, F12)', () => {
   it('1,997 land and the 3 are reported; the 422 names them, so 4 + 3 upload calls', async () => {
     const ledger = await ledgerWithOptions();
     const connectionId = await h.newConnection();

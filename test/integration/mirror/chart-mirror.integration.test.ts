@@ -17,7 +17,7 @@ async function idMapRows(connectionId: string): Promise<number> {
   return row!.rows;
 }
 
-describe('mirrorChart: the built-in ledger through the stub (spec 001 order, PLATFORM-FACTS F8-F13)', () => {
+describe('mirrorChart: the built-in ledger through the stub (upload order, docs/platform.md G15, F8-F13)', () => {
   it('mirrors a realistic chart, then a re-run with no ERP change makes zero write calls', async () => {
     const ledger = await h.newLedger();
     await seedLedger(h.db.sql, ledger.schema, { preset: 'small', seed: 7 });
@@ -132,7 +132,7 @@ describe('mirrorChart: the built-in ledger through the stub (spec 001 order, PLA
     expect(quiet.writeCalls).toBe(0);
   });
 
-  it('mirrors into an inactive connection, leaving the active one untouched (spec 001 rule 5)', async () => {
+  it('mirrors into an inactive connection, leaving the active one untouched (docs/platform.md G30)', async () => {
     const ledger = await h.newLedger();
     await seedLedger(h.db.sql, ledger.schema, { preset: 'small', seed: 10 });
     const active = await h.newConnection();

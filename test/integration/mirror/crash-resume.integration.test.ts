@@ -54,7 +54,7 @@ describe('a 20,000-item mirror', () => {
   });
 });
 
-describe('killed at random points during a 20,000-item mirror, then re-run (PLATFORM-FACTS F12)', () => {
+describe('killed at random points during a 20,000-item mirror, then re-run (docs/platform.md F12)', () => {
   it('ends identical to the ERP, with no duplicates and no 7020 surfacing', async () => {
     const ledger = await largeLedger();
     const connectionId = await h.newConnection();
@@ -100,7 +100,7 @@ describe('killed at random points during a 20,000-item mirror, then re-run (PLAT
   });
 });
 
-describe('killed while PATCHing and DELETEing (spec 001 item lifecycle)', () => {
+describe('killed while PATCHing and DELETEing (docs/platform.md G17)', () => {
   it('converges after re-runs, repeating at most the call in flight at each kill', async () => {
     const ledger = await largeLedger();
     const connectionId = await h.newConnection();

@@ -36,7 +36,7 @@ async function killAfter(config: ChildConfig, afterWrites: number): Promise<'kil
   return outcome;
 }
 
-describe('a mirror process killed with SIGKILL, then run again (PLATFORM-FACTS F12)', () => {
+describe('a mirror process killed with SIGKILL, then run again (docs/platform.md F12)', () => {
   it('ends identical to the ERP with no duplicates, whatever the kill interrupted', {
     timeout: 60_000,
   }, async () => {

@@ -37,7 +37,7 @@ async function tokenRequests(): Promise<number> {
 const entitiesPage = (client: ReturnType<typeof testClient>) =>
   client.request({ method: 'GET', path: '/entities', query: { page_size: 2 } });
 
-describe('token (PLATFORM-FACTS F1)', () => {
+describe('token (docs/platform.md F1)', () => {
   it('F1: one token serves many calls; 20 concurrent calls after it expires cause one token request', async () => {
     const client = await newClient(1);
     const before = await tokenRequests();

@@ -15,7 +15,7 @@ afterEach(async () => {
   for (const thing of running.splice(0).reverse()) await thing.close();
 });
 
-/** Faults a well-behaved client must survive (spec 000 Errors 5, PLATFORM-FACTS F3, F15). */
+/** Faults a well-behaved client must survive (docs/platform.md G8, F3, F15). */
 function survivableFaults(mode: 'replay' | 'error_7005') {
   return {
     seed: mode === 'replay' ? 41 : 42,
@@ -66,7 +66,7 @@ async function runUnderFaults(mode: 'replay' | 'error_7005') {
   return { stub, ids, outcomes, captured, credentials, client };
 }
 
-describe('under faults (spec 000 Errors 5; PLATFORM-FACTS F3, F15)', () => {
+describe('under faults (docs/platform.md G8, F3, F15)', () => {
   for (const mode of ['replay', 'error_7005'] as const) {
     it(`F15 (${mode}): with 5xx, 504s, 429 storms and dropped connections, each sync takes effect once`, async () => {
       const { stub, ids, outcomes, captured, credentials, client } = await runUnderFaults(mode);

@@ -4,7 +4,7 @@ import { useTestRedis } from '../../support/redis.ts';
 
 const redis = useTestRedis();
 
-describe('RedisIdempotencyRecords (PLATFORM-FACTS F15)', () => {
+describe('RedisIdempotencyRecords (docs/platform.md F15)', () => {
   it('keeps the first body hash of a key and its answer, under the prefix, with a TTL', async () => {
     const connection = redis.connect();
     const records = new RedisIdempotencyRecords(connection, redis.prefix, 2);

@@ -5,7 +5,7 @@ import { maxInAnyWindow, runPullWorkers } from './support/pull-workers.ts';
 import { addClient, control, effects, startTestStub } from './support/stub.ts';
 
 /**
- * PLATFORM-FACTS F3 with real processes: four workers, each its own client and process, share
+ * docs/platform.md F3 with real processes: four workers, each its own client and process, share
  * only Redis and the source IP. Scaled down from 200 per 10 s over 60 s to 50 per 2 s over 8 s;
  * test/bench/limiter-fairness.ts runs the full size.
  */
@@ -24,7 +24,7 @@ afterAll(async () => {
   await stub?.close();
 });
 
-describe('shared rate limit across processes (PLATFORM-FACTS F3)', () => {
+describe('shared rate limit across processes (docs/platform.md F3)', () => {
   it('F3: 4 processes never put more than max arrivals in any window, get no 429, and use >= 90% of the budget', async () => {
     const credentials = await addClient(stub);
     const run = await runPullWorkers(

@@ -35,7 +35,7 @@ function idsOf(results: ItemResult<Transaction>[]): string[] {
   return results.map((r) => (r.ok ? r.value.id : `failed:${r.id}`));
 }
 
-describe('pagination (PLATFORM-FACTS F4)', () => {
+describe('pagination (docs/platform.md F4)', () => {
   it('F4: paging 10,000 objects returns each exactly once, in order, 100 a page', async () => {
     const before = (await effects(stub)).arrivals.length;
     const seen: ItemResult<Transaction>[] = [];

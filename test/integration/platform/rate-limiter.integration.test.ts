@@ -26,7 +26,7 @@ function limiter(egressId: string, max: number, windowMs: number, margin = 0, wi
   );
 }
 
-describe('RedisRateLimiter (PLATFORM-FACTS F3)', () => {
+describe('RedisRateLimiter (docs/platform.md F3)', () => {
   it('F3: limiters sharing an egress id never grant more than max - margin in any window', async () => {
     const windowMs = 400;
     // The pad covers the delay between Redis granting a permit and this test stamping it.

@@ -31,7 +31,7 @@ afterAll(async () => {
   await stub?.close();
 });
 
-describe('accounting connection (PLATFORM-FACTS F6)', () => {
+describe('accounting connection (docs/platform.md F6)', () => {
   it('F6: creates a connection, reads it back, lists all', async () => {
     const created = await client.connection.create({ remote_provider_name: 'Ledger ERP' });
     expect(created).toMatchObject({
@@ -49,7 +49,7 @@ describe('accounting connection (PLATFORM-FACTS F6)', () => {
   });
 });
 
-describe('chart of accounts (PLATFORM-FACTS F8-F13)', () => {
+describe('chart of accounts (docs/platform.md F8-F13)', () => {
   it('F8, F12: uploads GL accounts, lists, patches and deactivates them', async () => {
     const uploaded = await client.chart.uploadGlAccounts({
       gl_accounts: [
@@ -162,7 +162,7 @@ describe('reads: entities, platform vendors, ready objects (F16)', () => {
   });
 });
 
-describe('syncs (PLATFORM-FACTS F14, F15, F19)', () => {
+describe('syncs (docs/platform.md F14, F15, F19)', () => {
   it('F14, F15: posts results once; the same key and body replays; another body is a conflict', async () => {
     const { values } = await client.objects.readyTransactions({ page_size: 2 }).collect();
     const [first, second] = values;
@@ -204,7 +204,7 @@ describe('syncs (PLATFORM-FACTS F14, F15, F19)', () => {
   });
 });
 
-describe('webhooks (PLATFORM-FACTS F20, F21)', () => {
+describe('webhooks (docs/platform.md F20, F21)', () => {
   let receiver: Server;
   const challenges: string[] = [];
   beforeAll(async () => {

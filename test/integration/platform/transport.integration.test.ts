@@ -93,7 +93,7 @@ const syncBody = {
   successful_syncs: [{ id: 'txn-1', reference_id: 'JE-1' }],
 };
 
-describe('transport (spec 000 Errors 5)', () => {
+describe('transport (docs/platform.md G8)', () => {
   it('retries a response that never came (client timeout) with the same body and key', async () => {
     handler = (_req, res, _body, n) => {
       if (n === 1) return; // never answered: the client's timeout fires

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT } from '../../../src/stub/auth.ts';
 import { Api, basicAuth, Control, type Harness, harness } from './helpers.ts';
 
-/** PLATFORM-FACTS F1 (token) and F2 (error body, trace id, codes). */
+/** docs/platform.md F1 (token) and F2 (error body, trace id, codes). */
 describe('stub auth and errors', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -41,7 +41,7 @@ describe('stub auth and errors', () => {
       },
     );
     expect(form.status).toBe(200);
-    // Spec 000 Authentication 3: no scope requested = a token with no scopes.
+    // docs/platform.md G5: no scope requested = a token with no scopes.
     expect(((await form.json()) as { scope: string }).scope).toBe('');
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allPages, type Harness, harness, tokenFor } from './helpers.ts';
 
-/** Spec 001 bill decision table and PLATFORM-FACTS F16 bill states, one test per row. */
+/** docs/platform.md G23 and F16 bill states, one test per row. */
 describe('stub bill sync', () => {
   let h: Harness;
   let key = 0;
@@ -22,7 +22,7 @@ describe('stub bill sync', () => {
     h.api.post('/accounting/syncs', { idempotency_key: `bill-${++key}`, ...body });
   const view = async (type: string, id: string) => (await h.control.get(`/objects/${type}/${id}`)).body;
 
-  describe('spec 001 bill decision table, row by row', () => {
+  describe('bill decision table (docs/platform.md G23), row by row', () => {
     const billIn = async (syncStatus: string, status: string) => {
       const bills = await allPages(
         h.api,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allPages, type Harness, harness, tokenFor } from './helpers.ts';
 
-/** Chart-of-accounts uploads: PLATFORM-FACTS F8-F13, spec 001 "Item lifecycle" and Limits. */
+/** Chart-of-accounts uploads: docs/platform.md F8-F13, G17 and G9. */
 describe('stub chart of accounts', () => {
   let h: Harness;
   let connectionId: string;
@@ -57,7 +57,7 @@ describe('stub chart of accounts', () => {
     expect(listed.body.data.map((a: { id: string }) => a.id)).toEqual(['GL-1']);
   });
 
-  it('spec 001 Limits: 1..500 items per call (0 and 501 are 422)', async () => {
+  it('docs/platform.md G9: 1..500 items per call (0 and 501 are 422)', async () => {
     expect((await h.api.post('/accounting/accounts', { gl_accounts: [] })).status).toBe(422);
     const many = Array.from({ length: 501 }, (_, i) => gl(i));
     expect((await h.api.post('/accounting/accounts', { gl_accounts: many })).status).toBe(422);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, harness, tokenFor } from './helpers.ts';
 
-/** PLATFORM-FACTS F6, F7; spec 001 "Accounting connection", "Connection migration", rule 1. */
+/** docs/platform.md F6, F7, G13, G31, G25. */
 describe('stub accounting connection', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -51,7 +51,7 @@ describe('stub accounting connection', () => {
     expect((await h.api.get('/accounting/all-connections')).body.connections).toHaveLength(1);
   });
 
-  it('spec 001: an inactive connection reads unlinked; all-connections lists both; only one is active', async () => {
+  it('docs/platform.md G13: an inactive connection reads unlinked; all-connections lists both; only one is active', async () => {
     await h.api.post('/accounting/connection', { remote_provider_name: 'Old' });
     const inactive = await h.api.post('/accounting/connection', {
       remote_provider_name: 'New',
@@ -149,7 +149,7 @@ describe('stub accounting connection', () => {
       expect(res.body.error_v2.additional_info.precondition).toBe('no_migration_in_progress');
     });
 
-    it('spec 001 migration: the customer switch (control route) makes the ready connection active', async () => {
+    it('docs/platform.md G31: the customer switch (control route) makes the ready connection active', async () => {
       const old = await h.api.post('/accounting/connection', { remote_provider_name: 'Old' });
       const target = await h.api.post('/accounting/connection', {
         remote_provider_name: 'New',
@@ -163,7 +163,7 @@ describe('stub accounting connection', () => {
     });
   });
 
-  it('spec 001 rule 1: a DIRECT connection refuses chart writes and sync marking with DEVELOPER_7089', async () => {
+  it('docs/platform.md G25: a DIRECT connection refuses chart writes and sync marking with DEVELOPER_7089', async () => {
     const direct = await h.control.post('/connections', {
       remote_provider_name: 'NetSuite',
       connection_type: 'DIRECT',

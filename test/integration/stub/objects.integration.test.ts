@@ -3,7 +3,7 @@ import { currencyDecimals, toMinorUnits } from '../../../src/platform/schemas/co
 import { Bill, Transaction } from '../../../src/stub/schemas/objects.ts';
 import { allPages, type Harness, harness, type Json } from './helpers.ts';
 
-/** Ready-object reads (PLATFORM-FACTS F4, F16) over a seeded world; the seed route itself. */
+/** Ready-object reads (docs/platform.md F4, F16) over a seeded world; the seed route itself. */
 describe('stub ready objects and seeded world', () => {
   let h: Harness;
   let seedSummary: Json;
@@ -58,7 +58,7 @@ describe('stub ready objects and seeded world', () => {
     expect(all.some((t) => 'requires_accounting_vendor_creation_to_sync' in t)).toBe(false);
   });
 
-  it('spec 000: amounts follow minor-unit rules per currency; split line items sum to the total', async () => {
+  it('docs/platform.md G1: amounts follow minor-unit rules per currency; split line items sum to the total', async () => {
     const all = await allPages(h.api, '/transactions?page_size=100');
     const currencies = new Set(all.map((t) => t.currency_code));
     expect(currencies.has('JPY') && currencies.has('KWD') && currencies.has('USD')).toBe(true);
@@ -80,7 +80,7 @@ describe('stub ready objects and seeded world', () => {
     expect(kwd).toBeDefined();
   });
 
-  it('spec 000: refunds have negative amounts and point at the refunded transaction', async () => {
+  it('docs/platform.md G3: refunds have negative amounts and point at the refunded transaction', async () => {
     const all = await allPages(h.api, '/transactions?page_size=100');
     const refunds = all.filter((t) => t.amount < 0);
     expect(refunds.length).toBeGreaterThan(0);
@@ -129,7 +129,7 @@ describe('stub ready objects and seeded world', () => {
     }
   });
 
-  it('spec 000 Limits: bills filter from_created_at (delta by creation only)', async () => {
+  it('docs/platform.md G11: bills filter from_created_at (delta by creation only)', async () => {
     const all = await allPages(h.api, '/bills?page_size=100');
     const cut = all[150].created_at;
     const later = await allPages(h.api, `/bills?from_created_at=${encodeURIComponent(cut)}&page_size=100`);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningStub } from '../../../src/stub/index.ts';
 import { Api, Control, harness } from './helpers.ts';
 
-/** PLATFORM-FACTS F3 (rate limit) and the 60 s → 504 rule of F2 / spec 000 Limits. */
+/** docs/platform.md F3 (rate limit) and the 60 s → 504 rule of docs/platform.md F2 / G9. */
 describe('stub rate limit and request timeout', () => {
   let stub: RunningStub | null = null;
   afterEach(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allPages, type Harness, harness, tokenFor } from './helpers.ts';
 
-/** Spec 001 behaviour rule 4 and the sync-button rule (5-minute window, driven by the stub clock). */
+/** docs/platform.md G28 and G29 (5-minute window, driven by the stub clock). */
 describe('stub sync button', () => {
   let h: Harness;
   let connectionId: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allPages, type Harness, harness, tokenFor } from './helpers.ts';
 
-/** POST /accounting/syncs: PLATFORM-FACTS F14, F15; spec 001 "Sync" and the bill decision table. */
+/** POST /accounting/syncs: docs/platform.md F14, F15, G20 and G23. */
 describe('stub sync marking', () => {
   let h: Harness;
   let key = 0;
@@ -25,7 +25,7 @@ describe('stub sync marking', () => {
     h.api.post('/accounting/syncs', { idempotency_key: nextKey(), ...body });
   const view = async (type: string, id: string) => (await h.control.get(`/objects/${type}/${id}`)).body;
 
-  it('F14 + spec 001 rule 3: mixed body: per-item results, SYNC_READY → SYNCED, failed stays ready with its message', async () => {
+  it('docs/platform.md F14 + G27: mixed body: per-item results, SYNC_READY → SYNCED, failed stays ready with its message', async () => {
     const [a, b, c] = await ready(3);
     const res = await sync({
       sync_type: 'TRANSACTION_SYNC',
@@ -239,7 +239,7 @@ describe('stub sync marking', () => {
     });
   });
 
-  it('synced_after lists objects by sync time (spec 000 delta sync)', async () => {
+  it('synced_after lists objects by sync time (delta sync, docs/platform.md G11)', async () => {
     const before = new Date(Date.now() - 1000).toISOString();
     const [t] = await ready(2);
     await sync({ sync_type: 'TRANSACTION_SYNC', successful_syncs: [{ id: t.id, reference_id: 'R' }] });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allPages, type Harness, harness, tokenFor } from './helpers.ts';
 
 /**
- * Spec 001 behaviour rule 2 (accounting-vendor creation), PLATFORM-FACTS F17, F18, F19, the item
+ * docs/platform.md G26 (accounting-vendor creation), docs/platform.md F17, F18, F19, the item
  * lifecycle (HIDDEN keeps syncing, inactive cannot sync) and the vendor link on PATCH /vendors.
  */
 describe('stub accounting-vendor creation flow and codings', () => {
@@ -67,7 +67,7 @@ describe('stub accounting-vendor creation flow and codings', () => {
     expect((await h.api.get(`/transactions/${t.id}`)).body.sync_status).toBe('SYNC_READY');
   });
 
-  it('spec 001 rule 2: uploading the vendor alone does not attach it', async () => {
+  it('docs/platform.md G26: uploading the vendor alone does not attach it', async () => {
     const [t] = await needingVendor();
     await h.api.post('/accounting/vendors', { vendors: [{ id: 'V-NEW', name: t.merchant_name }] });
     const after = (await h.api.get(`/transactions/${t.id}`)).body;
@@ -134,7 +134,7 @@ describe('stub accounting-vendor creation flow and codings', () => {
     expect(hidden.status).toBe(422);
   });
 
-  it('spec 001 item lifecycle: HIDDEN keeps syncing historical values; an inactive item cannot be synced', async () => {
+  it('docs/platform.md G17: HIDDEN keeps syncing historical values; an inactive item cannot be synced', async () => {
     const ready = await allPages(h.api, '/transactions?sync_status=SYNC_READY&page_size=100');
     const coded = (gl: string) =>
       ready.filter(
@@ -184,7 +184,7 @@ describe('stub accounting-vendor creation flow and codings', () => {
     ).toBe(422);
   });
 
-  it('spec 001 vendor link: PATCH /vendors/{id} accounting_vendor_remote_id puts the vendor on its bills', async () => {
+  it('docs/platform.md G19: PATCH /vendors/{id} accounting_vendor_remote_id puts the vendor on its bills', async () => {
     await h.api.post('/accounting/vendors', { vendors: [{ id: 'V-LINK', name: 'Linked vendor' }] });
     const bills = await allPages(h.api, '/bills?page_size=100');
     const bill = bills[0];

@@ -4,7 +4,7 @@ import { WebhookEvent } from '../../../src/platform/schemas/webhooks.ts';
 import { type Harness, harness, tokenFor, waitFor } from './helpers.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 
-/** Outbound webhooks: PLATFORM-FACTS F20 (challenge), F21 (envelope, signature, retries, disorder). */
+/** Outbound webhooks: docs/platform.md F20 (challenge), F21 (envelope, signature, retries, disorder). */
 describe('stub webhooks', () => {
   let h: Harness;
   let receiver: Receiver;

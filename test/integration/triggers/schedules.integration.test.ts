@@ -7,7 +7,7 @@ import { useSyncWorld } from '../../support/sync-world.ts';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.ts';
 
 /**
- * Spec 000 Limits (polling cadence) with three worker replicas: three real `ledgersync worker`
+ * docs/platform.md G10 (polling cadence) with three worker replicas: three real `ledgersync worker`
  * processes run the same schedules, here every 2 seconds, and each schedule window makes exactly
  * one run per kind (the job id names the window).
  */
@@ -34,7 +34,7 @@ const env = {
 };
 
 describe('schedules across replicas', () => {
-  it('spec 000 Limits: three replicas with the same schedules make exactly one run per window and kind', async () => {
+  it('docs/platform.md G10: three replicas with the same schedules make exactly one run per window and kind', async () => {
     for (let i = 0; i < 3; i++) {
       replicas.push(
         startWorkerProcess(['--no-server'], {

@@ -11,7 +11,7 @@ import { useSyncWorld } from '../../support/sync-world.ts';
 import { appFor, waitFor } from './support.ts';
 
 /**
- * Spec 001 rule 4 and "Sync-button rule", end to end: the stub's button press → signed webhook →
+ * docs/platform.md G28 and G29, end to end: the stub's button press → signed webhook →
  * receiver → sync-button queue → run that posts with the sync_request_id, while a large
  * background sync of the same kind runs on the object-sync queue.
  */
@@ -74,7 +74,7 @@ afterAll(async () => {
 });
 
 describe('sync button', () => {
-  it('spec 001 rule 4: a press for 1,000 rows is answered in full, with its sync_request_id, while a large background sync runs', async () => {
+  it('docs/platform.md G28: a press for 1,000 rows is answered in full, with its sync_request_id, while a large background sync runs', async () => {
     const background = await queues.objectSync.add('sync', {
       connectionId: world.connectionId,
       kind: 'transactions',

@@ -14,8 +14,8 @@ import { useSyncWorld } from '../../support/sync-world.ts';
 import { appFor, type GatedErp, gatedErp, postWebhook, sign, waitFor } from './support.ts';
 
 /**
- * Spec 001 "Sync-button rule" (unposted requested rows are marked failed after 5 minutes) and
- * DESIGN ("before the deadline post a temporary failure for any row not done"): with the run held
+ * docs/platform.md G29 (unposted requested rows are marked failed after 5 minutes) and
+ * the design rule ("before the deadline post a temporary failure for any row not done"): with the run held
  * at the ERP, the watchdog answers every requested row before the stub's clock crosses the window.
  * The watchdog's lead is 299 s here, so it runs about a second after the press.
  */
@@ -95,7 +95,7 @@ async function marksFor(syncRequestId: string): Promise<Mark[]> {
 }
 
 describe('sync-button watchdog', () => {
-  it('spec 001 Sync-button rule: with the run stuck, every requested row gets a temporary failure before the window closes', async () => {
+  it('docs/platform.md G29: with the run stuck, every requested row gets a temporary failure before the window closes', async () => {
     gate.close();
     const press = await world.control<{ sync_request_id: string; object_ids: string[] }>(
       'POST',
@@ -175,7 +175,7 @@ describe('sync-button watchdog', () => {
     expect(dupes?.n).toBe(0);
   });
 
-  it("spec 001 rule 4: with the connection's flag off the event is ignored, with a log line", async () => {
+  it("docs/platform.md G28: with the connection's flag off the event is ignored, with a log line", async () => {
     const [subscription] = await world.db.sql<{ secret: string }[]>`
       select secret from webhook_subscriptions where status = 'active' limit 1`;
     const secret = subscription!.secret;

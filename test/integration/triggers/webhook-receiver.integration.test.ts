@@ -12,8 +12,8 @@ import { useSyncWorld } from '../../support/sync-world.ts';
 import { deliveriesSettled, postWebhook, sign } from './support.ts';
 
 /**
- * The webhook receiver over real HTTP, fed by the stub's real deliveries (PLATFORM-FACTS F20,
- * F21; spec 000 Events). No workers run here: what matters is what gets enqueued.
+ * The webhook receiver over real HTTP, fed by the stub's real deliveries (docs/platform.md F20,
+ * F21, G12). No workers run here: what matters is what gets enqueued.
  */
 const world = useSyncWorld({
   settings: { transaction_sync_button_enabled: true },
@@ -87,7 +87,7 @@ describe('webhook receiver', () => {
     expect(again).toMatchObject({ status: 'active', created: false });
   });
 
-  it('spec 000 Events: a burst of 1,000 transactions.ready_to_sync makes one waiting run', async () => {
+  it('docs/platform.md G12: a burst of 1,000 transactions.ready_to_sync makes one waiting run', async () => {
     const { ids } = await world.control<{ ids: string[] }>('POST', '/__stub/objects/transactions', {
       count: 1000,
       ready: true,
@@ -142,7 +142,7 @@ describe('webhook receiver', () => {
     expect(waiting.map((j) => j.data.kind).sort()).toEqual(['bills', 'transactions']);
   });
 
-  it('spec 001 rule 4: transactions.sync_requested records the request with its deadline and enqueues the run and the watchdog', async () => {
+  it('docs/platform.md G28: transactions.sync_requested records the request with its deadline and enqueues the run and the watchdog', async () => {
     const press = await world.control<{ sync_request_id: string; created_at: string; deadline: string }>(
       'POST',
       '/__stub/sync-button',

@@ -9,7 +9,7 @@ import { alive, childPids, startWorkerProcess, type WorkerProcess } from './work
 
 /**
  * `npx ledgersync worker` as a real process against an in-process stub, a real Postgres and
- * Redis: it registers its webhook (F20), answers a sync-button press (spec 001 rule 4) and stops
+ * Redis: it registers its webhook (F20), answers a sync-button press (docs/platform.md G28) and stops
  * gracefully on SIGTERM.
  */
 const world = useSyncWorld({ settings: { transaction_sync_button_enabled: true } });
@@ -49,7 +49,7 @@ function env(port: number): Record<string, string> {
 }
 
 describe('npx ledgersync worker', () => {
-  it('F20 + spec 001 rule 4: registers its webhook and answers a sync-button press; SIGTERM exits 0 with no child left', async () => {
+  it('docs/platform.md F20 + G28: registers its webhook and answers a sync-button press; SIGTERM exits 0 with no child left', async () => {
     const port = await freePort();
     worker = startWorkerProcess([], env(port));
     const [, url] = await worker.waitForLine(/ledgersync worker running: workers, schedules, server (\S+)/);

@@ -9,7 +9,7 @@ import {
 
 const F3 = { max: 200, windowMs: 10_000 };
 
-describe('ceiling math (PLATFORM-FACTS F3, F4, F14)', () => {
+describe('ceiling math (docs/platform.md F3, F4, F14)', () => {
   it('needs one page per 100 objects and one result post per 5,000', () => {
     expect(minimumRequests(0)).toBe(0);
     expect(minimumRequests(1)).toBe(2);

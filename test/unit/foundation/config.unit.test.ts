@@ -12,7 +12,7 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 describe('config', () => {
-  it('an empty environment is valid: embedded defaults and the spec 000 polling cadence', () => {
+  it('an empty environment is valid: embedded defaults and the polling cadence of docs/platform.md G10', () => {
     const config = loadConfig({});
     expect(config.ERP).toBe('ledger');
     expect(config.RATE_LIMIT_MAX).toBe(200);

@@ -6,7 +6,7 @@ import {
   fileTimestamp,
 } from '../../../src/sync/migration/backup-file.ts';
 
-describe('the chart backup file (spec 001 rule 5: back up the chart first)', () => {
+describe('the chart backup file (docs/platform.md G30: back up the chart first)', () => {
   it('is named <connection>-<timestamp>.json, the timestamp being the migration start (same file on re-run)', () => {
     const started = new Date('2025-01-06T10:00:00.123Z');
     expect(fileTimestamp(started)).toBe('20250106T100000Z');

@@ -21,7 +21,7 @@ const target: ConnectionFacts = {
   is_ready_to_migrate: false,
 };
 
-describe('PLATFORM-FACTS F7: a ready-to-migrate refusal names its precondition', () => {
+describe('docs/platform.md F7: a ready-to-migrate refusal names its precondition', () => {
   it('by additional_info.precondition', () => {
     for (const name of F7_PRECONDITIONS) expect(preconditionOf({ precondition: name }, 'refused')).toBe(name);
   });

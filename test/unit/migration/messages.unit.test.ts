@@ -18,7 +18,7 @@ const outstanding: Outstanding = {
   synced: true,
 };
 
-describe('what the migration runner says (spec 001 rule 5)', () => {
+describe('what the migration runner says (docs/platform.md G30)', () => {
   it('lists outstanding objects one a line with the ERP reason, and what to do', () => {
     const blocker = outstandingBlocker(outstanding, 'API');
     expect(blocker.code).toBe('outstanding_objects');
@@ -30,7 +30,7 @@ describe('what the migration runner says (spec 001 rule 5)', () => {
     expect(blocker.fix).toMatch(/^Fix what the ERP refused .*npx ledgersync sync all.*--force/);
   });
 
-  it('spec 001 rule 1: a DIRECT connection being left cannot be synced by API, and says so', () => {
+  it('docs/platform.md G25: a DIRECT connection being left cannot be synced by API, and says so', () => {
     expect(outstandingBlocker(outstanding, 'DIRECT').fix).toMatch(/^The current connection is DIRECT/);
   });
 

@@ -10,7 +10,7 @@ import {
   TRANSITIONS,
 } from '../../../src/sync/migration/states.ts';
 
-describe('the migration state machine (spec 001 "Connection migration")', () => {
+describe('the migration state machine (docs/platform.md G31)', () => {
   it('each step moves one state forward, in the order of rule 5', () => {
     expect(STEPS).toEqual(['check', 'backup', 'create_target', 'preload', 'verify', 'ready']);
     for (const [i, step] of STEPS.entries()) {

@@ -56,7 +56,7 @@ function platformOf(chart: Partial<PlatformChart>): PlatformChart {
   };
 }
 
-describe('verifying the preload: the new connection holds exactly the ERP chart (spec 001 rule 5)', () => {
+describe('verifying the preload: the new connection holds exactly the ERP chart (docs/platform.md G30)', () => {
   it('passes when the active ids match, hidden items counting as active and inactive ones left out', async () => {
     const erp = erpOf({
       gl: [gl('a'), gl('b', true, true), gl('c', false)],

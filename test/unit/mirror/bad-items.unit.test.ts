@@ -3,7 +3,7 @@ import { itemIndexOf, namedBadItems } from '../../../src/sync/mirror/bad-items.t
 
 const ids = ['a', 'b', 'c', 'd'];
 
-describe('namedBadItems: which items a 422 names (PLATFORM-FACTS F2)', () => {
+describe('namedBadItems: which items a 422 names (docs/platform.md F2)', () => {
   it('reads items[] by id, with the per-item reason', () => {
     const naming = namedBadItems(
       { items: [{ index: 9, id: 'c', reason: 'rejected by the platform' }] },

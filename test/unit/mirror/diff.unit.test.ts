@@ -19,7 +19,7 @@ function row(id: string, over: Partial<MappedRow> = {}): MappedRow {
 const rows = (...list: MappedRow[]) => new Map(list.map((r) => [r.remoteId, r]));
 const withVisibility = { visibility: true };
 
-describe('diffKind: ERP items against id_map (spec 001 item lifecycle, PLATFORM-FACTS F12)', () => {
+describe('diffKind: ERP items against id_map (docs/platform.md G17, F12)', () => {
   it('plans nothing when the ERP and id_map agree (zero write calls on a re-run)', () => {
     const plan = diffKind([item('a'), item('b')], rows(row('a'), row('b')), withVisibility);
     expect(plan).toMatchObject({

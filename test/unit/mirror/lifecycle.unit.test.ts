@@ -33,7 +33,7 @@ const change = (
   },
 });
 
-describe('applyLifecycle (spec 001 item lifecycle, PLATFORM-FACTS F12)', () => {
+describe('applyLifecycle (docs/platform.md G17, F12)', () => {
   it('PATCHes by svc_id and DELETEs to deactivate, recording the resulting state', async () => {
     const { ops, calls } = fakeOps();
     const { out, sink } = recordingSink();

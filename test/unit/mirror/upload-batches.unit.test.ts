@@ -20,7 +20,7 @@ function sink() {
   return { out, s };
 }
 
-describe('uploadInBatches (spec 001 Limits: 500 per call, all-or-nothing)', () => {
+describe('uploadInBatches (docs/platform.md G9: 500 per call, all-or-nothing)', () => {
   it('sends 2,000 good items in 4 calls', async () => {
     const { ops, calls } = fakeOps();
     const { out, s } = sink();

@@ -3,7 +3,7 @@ import { backoffDelayMs, isRetryableStatus, retryAfterMs } from '../../../src/pl
 
 const retry = { maxAttempts: 6, baseMs: 1_000, capMs: 8_000 };
 
-describe('backoff (spec 000 Errors 5)', () => {
+describe('backoff (docs/platform.md G8)', () => {
   it('doubles from the base (1 s, 2 s, 4 s) and stops at the cap', () => {
     expect([1, 2, 3, 4, 5, 9].map((n) => backoffDelayMs(n, retry, () => 1))).toEqual([
       1_000, 2_000, 4_000, 8_000, 8_000, 8_000,

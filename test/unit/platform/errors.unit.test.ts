@@ -15,7 +15,7 @@ function f2Body(code: string, message: string, additional_info: Record<string, u
   return { error_v2: { error_code: code, message, additional_info, notes: '' }, error: {} };
 }
 
-describe('PlatformError (PLATFORM-FACTS F2)', () => {
+describe('PlatformError (docs/platform.md F2)', () => {
   it('F2: carries status, code, message and trace id, and names the request', () => {
     const error = errorFromResponse(
       request,

@@ -44,7 +44,7 @@ function error7005(afterUncertainAttempt: boolean) {
 
 const ok = async (): Promise<PlatformResponse> => ({ status: 201, body: answer, traceId: 't', attempts: 1 });
 
-describe('sendIdempotent (PLATFORM-FACTS F15)', () => {
+describe('sendIdempotent (docs/platform.md F15)', () => {
   it('remembers the body hash before sending and the first answer after', async () => {
     const records = new MemoryRecords();
     let seenRecord: IdempotencyRecord | undefined;

@@ -24,7 +24,7 @@ function fakeList(total: number) {
   return { send, requests };
 }
 
-describe('Listing (PLATFORM-FACTS F4)', () => {
+describe('Listing (docs/platform.md F4)', () => {
   it('F4: asks for 100 a page, follows page.next as given, yields each item once in order', async () => {
     const list = fakeList(250);
     const listing = new Listing({

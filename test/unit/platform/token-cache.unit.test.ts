@@ -21,7 +21,7 @@ function issuer(lifetimeS = 100) {
   };
 }
 
-describe('TokenCache (PLATFORM-FACTS F1)', () => {
+describe('TokenCache (docs/platform.md F1)', () => {
   it('F1: many callers waiting for a token cause one token request (single flight)', async () => {
     const source = issuer();
     const cache = new TokenCache(source.issue);

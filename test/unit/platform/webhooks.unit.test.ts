@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isValidWebhookSignature, webhookSignature } from '../../../src/platform/resources/webhooks.ts';
 
-describe('webhook signatures (PLATFORM-FACTS F21)', () => {
+describe('webhook signatures (docs/platform.md F21)', () => {
   const secret = 'whsec_0123456789abcdef';
   const body = Buffer.from('{"id":"evt_1","type":"transactions.ready_to_sync"}');
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/stub/core/errors.ts';
 import { canonicalJson, IdempotencyStore } from '../../../src/stub/rules/idempotency.ts';
 
-/** PLATFORM-FACTS F15. */
+/** docs/platform.md F15. */
 describe('IdempotencyStore', () => {
   const body = {
     idempotency_key: 'k',

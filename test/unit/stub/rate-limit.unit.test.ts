@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../../src/stub/rules/rate-limit.ts';
 
-/** PLATFORM-FACTS F3: exact sliding log per source IP. */
+/** docs/platform.md F3: exact sliding log per source IP. */
 describe('RateLimiter', () => {
   it('F3: 200 per rolling 10 s; the 201st is refused with Retry-After until the oldest leaves', () => {
     const limiter = new RateLimiter({ max: 200, windowMs: 10_000 });

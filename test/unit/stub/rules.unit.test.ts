@@ -52,7 +52,7 @@ describe('stub rules', () => {
     expect(() => assertReadyToMigrate(connections, target)).not.toThrow();
   });
 
-  it('spec 001 bill decision table: which sync type each bill state accepts', () => {
+  it('bill decision table (docs/platform.md G23): which sync type each bill state accepts', () => {
     const bills = new ObjectStore('bill');
     const states: Array<[number, number]> = [
       [B_NOT_SYNCED, 0],

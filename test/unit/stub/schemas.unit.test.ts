@@ -80,7 +80,7 @@ describe('platform schemas', () => {
     expect(CreateConnectionRequest.safeParse({ remote_provider_name: 'X', colour: 1 }).success).toBe(false);
   });
 
-  it('spec 000: minor-unit rules (JPY 0, USD 2, KWD 3 decimals)', () => {
+  it('docs/platform.md G1: minor-unit rules (JPY 0, USD 2, KWD 3 decimals)', () => {
     expect(currencyDecimals('JPY')).toBe(0);
     expect(currencyDecimals('usd')).toBe(2);
     expect(currencyDecimals('KWD')).toBe(3);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { billSteps } from '../../../src/sync/bill-decision.ts';
 
-describe('spec 001 bill decision table', () => {
+describe('bill decision table (docs/platform.md G23)', () => {
   it('row 1: NOT_SYNCED + OPEN → BILL_SYNC only', () => {
     expect(billSteps({ sync_status: 'NOT_SYNCED', status: 'OPEN' })).toEqual(['BILL_SYNC']);
   });

@@ -28,7 +28,7 @@ const tx = (over: Partial<Transaction> = {}): Transaction => ({
 });
 
 describe('money', () => {
-  it('spec 000: minor units by the currency exponent, exact for decimal amounts', () => {
+  it('docs/platform.md G1: minor units by the currency exponent, exact for decimal amounts', () => {
     expect(toMinorUnits(0.1 + 0.2, 2)).toBe(30);
     expect(toMinorUnits(-19.99, 2)).toBe(-1999);
     expect(toMinorUnits(1234, 0)).toBe(1234);

@@ -6,7 +6,7 @@ const event = (type: string, object: Record<string, unknown> = { id: 'o1' }) => 
   object: object as { id: string; sync_request_id?: string },
 });
 
-describe('webhook events → jobs (spec 000 Events; PLATFORM-FACTS F21)', () => {
+describe('webhook events → jobs (docs/platform.md G12, F21)', () => {
   it('*.ready_to_sync and bills.paid trigger the matching object sync', () => {
     expect(actionFor(event('transactions.ready_to_sync'))).toEqual({
       kind: 'sync',
@@ -20,7 +20,7 @@ describe('webhook events → jobs (spec 000 Events; PLATFORM-FACTS F21)', () => 
     expect(actionFor(event('bills.paid'))).toEqual({ kind: 'sync', objectKind: 'bills' });
   });
 
-  it('spec 001 rule 4: *.sync_requested carries object.sync_request_id → sync button', () => {
+  it('docs/platform.md G28: *.sync_requested carries object.sync_request_id → sync button', () => {
     expect(actionFor(event('transactions.sync_requested', { id: 'r1', sync_request_id: 'r1' }))).toEqual({
       kind: 'sync_button',
       objectType: 'TRANSACTION',

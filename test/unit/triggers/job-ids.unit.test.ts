@@ -30,7 +30,7 @@ describe('job ids', () => {
   });
 });
 
-describe('windowStart (spec 000 Limits: polling cadence windows)', () => {
+describe('windowStart (docs/platform.md G10: polling cadence windows)', () => {
   it('replica ticks a few milliseconds apart name the same window', () => {
     const { matches, done } = matcher('*/2 * * * * *');
     const a = windowStart(new Date('2025-01-06T10:00:04.003Z'), matches);

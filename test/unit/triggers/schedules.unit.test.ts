@@ -26,7 +26,7 @@ function fakeQueues(added: Added[]): Queues {
   } as unknown as Queues;
 }
 
-describe('schedules (spec 000 Limits: polling cadence)', () => {
+describe('schedules (docs/platform.md G10: polling cadence)', () => {
   it('defaults: object syncs every 2 hours on weekdays and every 12 hours at weekends, the chart daily', () => {
     expect(schedulesFromConfig(loadConfig({}))).toEqual({
       objectSyncWeekdays: '0 */2 * * 1-5',

@@ -3,7 +3,7 @@ import { watchdogDelay } from '../../../jobs/enqueue.ts';
 import { pageObjectIds } from '../../../src/sync/sync-button/adopting-platform.ts';
 import { BUTTON_OBJECTS, deadlineOf, SYNC_WINDOW_MS } from '../../../src/sync/sync-button/window.ts';
 
-describe('sync-button window (spec 001 "Sync-button rule": 5 minutes)', () => {
+describe('sync-button window (docs/platform.md G29: 5 minutes)', () => {
   it('the deadline is 5 minutes from the event created_at', () => {
     const received = Date.parse('2025-01-06T10:00:02.000Z');
     expect(deadlineOf('2025-01-06T10:00:00.000Z', received).toISOString()).toBe('2025-01-06T10:05:00.000Z');
@@ -16,7 +16,7 @@ describe('sync-button window (spec 001 "Sync-button rule": 5 minutes)', () => {
     expect(deadlineOf('not a date', received).toISOString()).toBe('2025-01-06T10:05:00.000Z');
   });
 
-  it('spec 001 rule 4: the button exists for transactions and reimbursements, each behind its flag', () => {
+  it('docs/platform.md G28: the button exists for transactions and reimbursements, each behind its flag', () => {
     expect(BUTTON_OBJECTS.TRANSACTION).toEqual({
       kind: 'transactions',
       syncType: 'TRANSACTION_SYNC',
@@ -37,7 +37,7 @@ describe('sync-button window (spec 001 "Sync-button rule": 5 minutes)', () => {
   });
 });
 
-describe('watchdog timing (spec 001 "Sync-button rule")', () => {
+describe('watchdog timing (docs/platform.md G29)', () => {
   it('runs the lead before the deadline; a late press gets half of what is left first', () => {
     const now = 1_000_000;
     expect(watchdogDelay(now + 300_000, now, 30_000)).toBe(270_000);

@@ -44,7 +44,7 @@ const post = (body: string, headers: Record<string, string> = {}) =>
 const event = (type: string, createdAt = new Date().toISOString()) =>
   JSON.stringify({ id: `evt-${type}`, type, created_at: createdAt, business_id: 'b1', object: { id: 'o1' } });
 
-describe('webhook receiver refusals (PLATFORM-FACTS F21)', () => {
+describe('webhook receiver refusals (docs/platform.md F21)', () => {
   it('401 without a signature, with a wrong one, or one made with another secret', async () => {
     const body = event('bills.created');
     expect((await post(body)).statusCode).toBe(401);

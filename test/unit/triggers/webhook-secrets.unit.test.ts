@@ -11,7 +11,7 @@ function countingSql(rows: () => { secret: string }[]) {
   return { sql, calls };
 }
 
-describe('webhook secrets (PLATFORM-FACTS F21)', () => {
+describe('webhook secrets (docs/platform.md F21)', () => {
   it('WEBHOOK_SECRET overrides the stored subscriptions', async () => {
     const { sql, calls } = countingSql(() => [{ secret: 'whsec_stored_0000000000000' }]);
     const secrets = webhookSecrets(sql, 'whsec_configured_0000000000');

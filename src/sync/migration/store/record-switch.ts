@@ -3,7 +3,7 @@ import type { MigrationRow } from '../types.ts';
 import { moveMigration } from './move-migration.ts';
 
 /**
- * The customer switched (spec 001 migration, last row): the target is now the active connection.
+ * The customer switched (docs/platform.md G31, last row): the target is now the active connection.
  * Moves ready → switched and makes the target the primary connection, in one transaction.
  */
 export async function recordSwitch(

@@ -13,7 +13,7 @@ export interface Meter {
   reads: number;
 }
 
-/** The target connection, sent with every call (spec 001 rule 5; PLATFORM-FACTS F8-F13). */
+/** The target connection, sent with every call (docs/platform.md G30, F8-F13). */
 export interface Target {
   accounting_connection_id: string;
 }

@@ -15,7 +15,7 @@ import {
 } from './common.ts';
 
 /**
- * Options of one custom field (PLATFORM-FACTS F10), uploaded under the field's svc_id. Value and
+ * Options of one custom field (docs/platform.md F10), uploaded under the field's svc_id. Value and
  * code are PATCHable (F12); display_name is the platform-side label and is left alone.
  */
 function content(value: string, code: string | null | undefined) {

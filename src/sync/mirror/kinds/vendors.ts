@@ -13,7 +13,7 @@ import {
   type Target,
 } from './common.ts';
 
-/** Accounting vendors (PLATFORM-FACTS F11): name and code, PATCHable (F12); no visibility. */
+/** Accounting vendors (docs/platform.md F11): name and code, PATCHable (F12); no visibility. */
 function content(name: string, code: string | null | undefined) {
   return { name, code: codeOf(code) };
 }

@@ -3,7 +3,7 @@ import type { MapScope } from '../model.ts';
 
 /**
  * Drops the row of an item the platform no longer knows (404 on PATCH/DELETE: the connection was
- * unlinked and its chart removed, spec 001). The next run uploads the item again.
+ * unlinked and its chart removed, docs/platform.md G13). The next run uploads the item again.
  */
 export async function forgetRow(sql: Sql, scope: MapScope, remoteId: string, svcId: string): Promise<void> {
   await sql`

@@ -11,7 +11,7 @@ const WRITE = /^(upload|create|patch|put|delete)/;
 /**
  * The platform client, killed at the `at`-th write call: `before` it reaches the platform, or
  * `after` the platform applied it but before the caller sees the answer (so id_map never hears
- * of it: the window PLATFORM-FACTS F12 makes dangerous for insert-only uploads).
+ * of it: the window docs/platform.md F12 makes dangerous for insert-only uploads).
  */
 export function crashingPlatform(
   client: PlatformClient,
