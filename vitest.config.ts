@@ -13,7 +13,11 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.integration.test.ts', 'test/e2e/**/*.e2e.test.ts'],
+          include: [
+            'test/integration/**/*.integration.test.ts',
+            'test/e2e/**/*.e2e.test.ts',
+            'test/chaos/**/*.chaos.test.ts',
+          ],
           globalSetup: ['test/setup/global-setup.ts'],
           setupFiles: ['test/setup/leak-check.ts'],
           testTimeout: 60_000,
