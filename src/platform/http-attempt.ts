@@ -32,8 +32,33 @@ export type AttemptOutcome =
 /** Error codes of a connection that never carried the request: retrying cannot double an effect. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/**
+ * One signal that aborts when the caller's does or when `timeoutMs` passes. A plain timer held
+ * until `clear()`: on Node 20 `AbortSignal.timeout()` inside `AbortSignal.any()` can be collected
+ * before it fires, and a request that never answers then hangs for good.
+ */
+export function deadlineSignal(parent: AbortSignal, timeoutMs: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(parent.reason);
+  if (parent.aborted) onAbort();
+  else parent.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => {
+    const reason = new Error(`no response within ${timeoutMs} ms`);
+    reason.name = 'TimeoutError';
+    controller.abort(reason);
+  }, timeoutMs);
+  return {
+    signal: controller.signal,
+    clear() {
+      clearTimeout(timer);
+      parent.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
 export async function attempt(request: AttemptRequest): Promise<AttemptOutcome> {
-  const signal = AbortSignal.any([request.signal, AbortSignal.timeout(request.timeoutMs)]);
+  const deadline = deadlineSignal(request.signal, request.timeoutMs);
+  const { signal } = deadline;
   try {
     const res = await fetch(request.url, {
       method: request.method,
@@ -55,13 +80,17 @@ export async function attempt(request: AttemptRequest): Promise<AttemptOutcome> 
   } catch (error) {
     if (request.signal.aborted) throw request.signal.reason;
     const code = errorCode(error);
-    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    const timedOut =
+      (error instanceof Error && error.name === 'TimeoutError') ||
+      (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError');
     return {
       kind: 'network',
       reason: timedOut ? `no response within ${request.timeoutMs} ms` : `network error ${code ?? ''}`.trim(),
       cause: errorSummary(error),
       maybeSent: timedOut || !NOT_SENT_CODES.has(code ?? ''),
     };
+  } finally {
+    deadline.clear();
   }
 }
 

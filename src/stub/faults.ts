@@ -3,7 +3,8 @@ import { Rng } from './core/prng.ts';
 
 /**
  * Injected faults (PUT /__stub/faults): per-route 5xx rates, latency, 429 storms, 504s, "commit
- * then drop the connection", one-shot faults for exact tests, platform-only batch rejections,
+ * then drop the connection" or "commit then answer 504", "drop before", a stall that never
+ * answers (each as a rate or one-shot), one-shot faults for exact tests, platform-only batch rejections,
  * the F15 replay mode and webhook delivery disorder. Dice come from a seeded PRNG, so a run
  * with the same seed and the same request order fails the same requests.
  */
@@ -17,6 +18,7 @@ export const FaultAction = z.enum([
   'timeout_after_commit',
   'drop_before',
   'drop_after_commit',
+  'stall',
 ]);
 export type FaultAction = z.infer<typeof FaultAction>;
 
@@ -29,6 +31,12 @@ export const RouteFault = z.strictObject({
   rate_limit_rate: Rate.optional(),
   timeout_rate: Rate.optional(),
   drop_after_commit_rate: Rate.optional(),
+  /** The request takes effect, then a 504 answers it (the client cannot know it applied). */
+  timeout_after_commit_rate: Rate.optional(),
+  /** The connection is dropped before the request takes effect. */
+  drop_before_rate: Rate.optional(),
+  /** No answer at all, ever: the socket stays open until the client gives up. */
+  stall_rate: Rate.optional(),
 });
 export type RouteFault = z.infer<typeof RouteFault>;
 
@@ -118,6 +126,9 @@ export class Faults {
       else if (this.rng.chance(fault.error_rate ?? 0))
         action = `error_${fault.error_status ?? 503}` as FaultAction;
       else if (this.rng.chance(fault.drop_after_commit_rate ?? 0)) action = 'drop_after_commit';
+      else if (this.rng.chance(fault.timeout_after_commit_rate ?? 0)) action = 'timeout_after_commit';
+      else if (this.rng.chance(fault.drop_before_rate ?? 0)) action = 'drop_before';
+      else if (this.rng.chance(fault.stall_rate ?? 0)) action = 'stall';
     }
     return { latencyMs, action };
   }

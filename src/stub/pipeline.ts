@@ -14,6 +14,19 @@ import { type StubState, sweepSyncWindow } from './state.ts';
  * the connection when a fault says so.
  */
 
+/** Resolves when the client closes the socket or the stub stops (whichever comes first). */
+function untilClosed(arrival: Arrival, stopping: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (stopping.aborted || arrival.socketClosed()) return resolve();
+    const done = () => {
+      stopping.removeEventListener('abort', done);
+      resolve();
+    };
+    stopping.addEventListener('abort', done, { once: true });
+    arrival.onSocketClose(done);
+  });
+}
+
 interface Arrival {
   seq: number;
   at: number;
@@ -24,6 +37,8 @@ interface Arrival {
   pathExists: boolean;
   answer(status: number, body: unknown, headers?: Record<string, string>): void;
   drop(): void;
+  socketClosed(): boolean;
+  onSocketClose(listener: () => void): void;
 }
 
 export async function handlePlatform(
@@ -56,6 +71,10 @@ export async function handlePlatform(
       // status 0 in the effects log: no answer was sent.
       state.effects.arrivalStatus(seq, 0);
       req.socket.destroy();
+    },
+    socketClosed: () => req.socket.destroyed,
+    onSocketClose(listener) {
+      req.socket.once('close', listener);
     },
   };
   const raw = await readRawBody(req);
@@ -94,6 +113,11 @@ async function passGates(
     return null;
   }
   await sleep(latency, stopping);
+  if (fault.action === 'stall') {
+    // Never answers: the socket is held until the client gives up or the stub stops.
+    await untilClosed(arrival, stopping);
+    return null;
+  }
   if (fault.action === 'drop_before') {
     arrival.drop();
     return null;
