@@ -49,6 +49,15 @@ export const envSchema = z.object({
     .optional()
     .describe('The accounting connection to sync. Unset: the active connection.'),
 
+  PLATFORM_REQUEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(600_000)
+    .default(65_000)
+    .describe(
+      'Give up on one platform request after this long and retry it (the platform ends its own at 60 s, docs/platform.md G9).',
+    ),
   RATE_LIMIT_MAX: z.coerce
     .number()
     .int()

@@ -61,6 +61,7 @@ export function createAppContext(options: {
     ...options.endpoint,
     ...(options.observe ? { observe: options.observe } : {}),
     scopes: config.PLATFORM_SCOPES,
+    requestTimeoutMs: config.PLATFORM_REQUEST_TIMEOUT_MS,
     redis,
     keyPrefix: `${config.QUEUE_PREFIX}:platform`,
     limiter: {
