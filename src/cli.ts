@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerConnectionCommands } from './commands/connection.ts';
 import { registerDbCommands } from './commands/db.ts';
@@ -12,9 +13,15 @@ import { registerStubCommand } from './commands/stub.ts';
 import { registerSyncCommand } from './commands/sync.ts';
 import { registerWorkerCommand } from './commands/worker.ts';
 
+/** The version of package.json beside src/, the one `npm install` put here. */
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
 const program = new Command()
   .name('ledgersync')
   .description("Syncs a customer's ERP with the svc spend platform.")
+  .version(version, '-V, --version', 'print the version and exit')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
@@ -32,7 +39,8 @@ registerStubCommand(program, () => loadConfigOrExit().STUB_PORT);
 
 // A broken environment is reported before anything else, whatever the command (not for --help).
 const args = process.argv.slice(2);
-if (!args.some((a) => a === '--help' || a === '-h' || a === 'help')) loadConfigOrExit();
+const informational = ['--help', '-h', 'help', '--version', '-V'];
+if (!args.some((a) => informational.includes(a))) loadConfigOrExit();
 
 try {
   await program.parseAsync(process.argv);
