@@ -44,7 +44,7 @@ function needsAction(report: StatusReport): SafeHtml {
 
 function lastRun(k: KindStatus): string {
   if (!k.lastRun) return 'never';
-  return `${k.lastRun.status} · ${when(k.lastRun.startedAt)} (${k.lastRun.trigger})`;
+  return `${k.lastRun.outcome} · ${when(k.lastRun.startedAt)} (${k.lastRun.trigger})`;
 }
 
 function kindsTable(report: StatusReport): SafeHtml {

@@ -66,10 +66,21 @@ describe('CLI verbs through the real binary', () => {
   it('status reports what was synced and why things failed', async () => {
     const result = await cli('status', '--json');
     expect(result.code, result.stderr).toBe(0);
-    const report = json<{ kinds: { kind: string; synced: number; topReasons: { message: string }[] }[] }>(
-      result.stdout,
+    const report = json<{
+      kinds: {
+        kind: string;
+        synced: number;
+        topReasons: { message: string }[];
+        lastRun: { startedAt: string; outcome: string } | null;
+      }[];
+    }>(result.stdout);
+    const transactions = report.kinds.find((k) => k.kind === 'transactions');
+    expect(transactions?.synced).toBeGreaterThan(0);
+    // ISO 8601 times; a run with failures is not called a success.
+    expect(transactions?.lastRun?.startedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(transactions?.lastRun?.outcome).toMatch(
+      /^(succeeded|completed with \d+ failed|failed: all \d+ objects failed)$/,
     );
-    expect(report.kinds.find((k) => k.kind === 'transactions')?.synced).toBeGreaterThan(0);
     const text = await cli('status');
     expect(text.stdout).toContain('Top failure reasons');
   });

@@ -10,6 +10,15 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
+/** "42 s", "7 min", "3 h", "2 d": how long ago, at a glance. */
+export function ageOf(iso: string, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (seconds < 90) return `${seconds} s`;
+  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 36 * 3600) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86_400)} d`;
+}
+
 /** The status report as text for a terminal. */
 export function formatStatus(report: StatusReport): string {
   const kinds = table(
@@ -22,7 +31,9 @@ export function formatStatus(report: StatusReport): string {
       String(k.failed.transient),
       String(k.failed.needs_integrator),
       String(k.pendingInOutbox),
-      k.lastRun ? `${k.lastRun.status} ${k.lastRun.startedAt} (${k.lastRun.trigger})` : 'never',
+      k.lastRun
+        ? `${k.lastRun.outcome}, ${k.lastRun.startedAt} (${ageOf(k.lastRun.startedAt)} ago, ${k.lastRun.trigger})`
+        : 'never',
     ]),
   );
   const reasons = report.kinds.flatMap((k) =>

@@ -16,7 +16,17 @@ export interface KindStatus {
   topReasons: FailureReason[];
   /** Outcomes known but not yet acknowledged by the platform (unbatched rows + frozen batches). */
   pendingInOutbox: number;
-  lastRun: { startedAt: string; finishedAt: string | null; status: string; trigger: string } | null;
+  /**
+   * Times are ISO 8601 (UTC). `status` is the run's own (running, succeeded, failed); `outcome`
+   * says what it achieved: a run that finished with objects failing is not shown as a success.
+   */
+  lastRun: {
+    startedAt: string;
+    finishedAt: string | null;
+    status: string;
+    outcome: string;
+    trigger: string;
+  } | null;
 }
 
 export interface StatusReport {
@@ -54,9 +64,15 @@ async function kindStatus(sql: Sql, connectionId: string, kind: ObjectKindName):
     where connection_id = ${connectionId} and sync_type in ${sql(types)} and state = 'REPORTED' and outcome = 'failure'
     group by 1, 2 order by 3 desc limit 3`;
   const [run] = await sql<
-    { startedAt: string; finishedAt: string | null; status: string; trigger: string }[]
+    {
+      startedAt: Date;
+      finishedAt: Date | null;
+      status: string;
+      trigger: string;
+      counts: { read?: number; posted?: number; failed?: number } | null;
+    }[]
   >`
-    select started_at as "startedAt", finished_at as "finishedAt", status, trigger from runs
+    select started_at as "startedAt", finished_at as "finishedAt", status, trigger, counts from runs
     where connection_id = ${connectionId} and kind = ${kind} order by started_at desc limit 1`;
   return {
     kind,
@@ -71,9 +87,11 @@ async function kindStatus(sql: Sql, connectionId: string, kind: ObjectKindName):
     pendingInOutbox: counts?.pending ?? 0,
     lastRun: run
       ? {
-          ...run,
-          startedAt: String(run.startedAt),
-          finishedAt: run.finishedAt ? String(run.finishedAt) : null,
+          status: run.status,
+          outcome: runOutcome(run.status, run.counts ?? {}),
+          trigger: run.trigger,
+          startedAt: isoTime(run.startedAt),
+          finishedAt: run.finishedAt ? isoTime(run.finishedAt) : null,
         }
       : null,
   };
@@ -131,4 +149,22 @@ export async function statusReport(sql: Sql, connectionId: string): Promise<Stat
       at: String(r.at),
     })),
   };
+}
+
+/** ISO 8601 in UTC, whatever the driver handed back (a Date, or text). */
+export function isoTime(value: Date | string): string {
+  return new Date(value).toISOString();
+}
+
+/** What a run achieved, in words: a finished run whose objects all failed did not succeed. */
+export function runOutcome(
+  status: string,
+  counts: { read?: number; posted?: number; failed?: number },
+): string {
+  if (status !== 'succeeded') return status;
+  const failed = counts.failed ?? 0;
+  const posted = counts.posted ?? 0;
+  if (failed > 0 && posted === 0) return `failed: all ${failed} objects failed`;
+  if (failed > 0) return `completed with ${failed} failed`;
+  return 'succeeded';
 }

@@ -9,7 +9,13 @@ const kind = (name: KindStatus['kind'], ua = 0): KindStatus => ({
   failed: { user_actionable: ua, transient: 2, needs_integrator: 0 },
   topReasons: ua ? [{ category: 'user_actionable', message: 'Action needed: <no GL> …', count: ua }] : [],
   pendingInOutbox: 3,
-  lastRun: { startedAt: '2025-03-04T10:00:00.000Z', finishedAt: null, status: 'succeeded', trigger: 'cron' },
+  lastRun: {
+    startedAt: '2025-03-04T10:00:00.000Z',
+    finishedAt: null,
+    status: 'succeeded',
+    outcome: 'succeeded',
+    trigger: 'cron',
+  },
 });
 
 const report = (failures: StatusReport['recentFailures']): StatusReport => ({
