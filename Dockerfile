@@ -1,7 +1,25 @@
-FROM node:20-bookworm-slim
+# Build: compile the TypeScript with the dev tools, which stay in this stage.
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund --omit=dev --ignore-scripts=false
-COPY . .
+RUN npm ci --no-audit --no-fund --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.mjs scripts/
+COPY src src
+COPY jobs jobs
+COPY db db
+RUN node scripts/build.mjs
+
+# Run: the compiled JavaScript with production dependencies only. No tsx, no dev tools, and no
+# embedded PostgreSQL (an optional dependency left out here): DATABASE_URL and REDIS_URL are set.
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
 USER node
-ENTRYPOINT ["node", "bin/ledgersync.js"]
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.SERVER_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+ENTRYPOINT ["node", "dist/src/cli.js"]
+CMD ["worker"]

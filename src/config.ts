@@ -34,7 +34,9 @@ export const envSchema = z.object({
 
   PLATFORM_BASE_URL: url(['http:', 'https:'])
     .optional()
-    .describe('The platform API base, ending in /developer/v1. Unset: the built-in platform stub is used.'),
+    .describe(
+      'The platform API base, ending in /developer/v1. Unset: only `demo` runs (on a stub of its own); other commands say it is required.',
+    ),
   PLATFORM_CLIENT_ID: z.string().min(1).optional().describe('OAuth client id (client-credentials grant).'),
   PLATFORM_CLIENT_SECRET: z.string().min(1).optional().describe('OAuth client secret. Never logged.'),
   PLATFORM_SCOPES: z

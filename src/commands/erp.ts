@@ -1,12 +1,28 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { chartSummary } from '../erp/ledger/chart-summary.ts';
+import { importPlatformEntities } from '../erp/ledger/import-entities.ts';
 import { seedLedger } from '../erp/ledger/seed.ts';
 import { formatTrialBalance, trialBalance, trialBalanceTotals } from '../erp/ledger/trial-balance.ts';
-import { CommandError, EXIT, withRuntime } from './runtime.ts';
+import { CommandError, EXIT, type Runtime, withRuntime } from './runtime.ts';
+import { withApp } from './with-app.ts';
 
 function preset(value: string): 'small' | 'large' {
   if (value !== 'small' && value !== 'large') throw new InvalidArgumentError('use small or large');
   return value;
+}
+
+function url(value: string): string {
+  try {
+    return new URL(value).toString().replace(/\/$/, '');
+  } catch {
+    throw new InvalidArgumentError('must be a URL such as http://127.0.0.1:4010');
+  }
+}
+
+function requireLedger(config: Runtime['config'], verb: string): void {
+  if (config.ERP !== 'ledger')
+    throw new CommandError(`erp ${verb} works on the built-in ledger (ERP=ledger)`, EXIT.usage);
 }
 
 function integer(value: string): number {
@@ -39,6 +55,83 @@ export function registerErpCommands(program: Command): void {
             `Seeded the ledger (${options.preset}, seed ${options.seed}): ${parts.join(', ')} added.\n`,
           );
         }
+        return EXIT.ok;
+      }),
+    );
+  erp
+    .command('open-books')
+    .description("open books in the built-in ledger for each of the platform's entities (idempotent)")
+    .option('--json', 'print the counts as JSON')
+    .action((options: { json?: boolean }) =>
+      withRuntime((runtime) =>
+        withApp(runtime, async (app) => {
+          requireLedger(runtime.config, 'open-books');
+          const entities = (await app.platform.entities.list().collect()).values;
+          const added = await importPlatformEntities(runtime.sql, runtime.config.LEDGER_SCHEMA, entities);
+          const withoutCurrency = entities.filter((e) => !e.currency).map((e) => e.id);
+          if (options.json)
+            process.stdout.write(
+              `${JSON.stringify({ entities: entities.length, added, withoutCurrency })}\n`,
+            );
+          else {
+            process.stdout.write(`Opened books for ${added} of ${entities.length} platform entities.\n`);
+            if (withoutCurrency.length > 0)
+              process.stdout.write(
+                `No books for ${withoutCurrency.join(', ')}: the platform names no currency for them.\n`,
+              );
+          }
+          return EXIT.ok;
+        }),
+      ),
+    );
+  erp
+    .command('seed-stub-world')
+    .description("fill a running built-in platform stub with ready objects coded against the ledger's chart")
+    .requiredOption(
+      '--stub-url <url>',
+      'the stub, e.g. http://127.0.0.1:4010 (not the /developer/v1 API URL)',
+      url,
+    )
+    .option('--seed <n>', 'generator seed: the same seed makes the same world', integer, 2026)
+    .option('--transactions <n>', 'ready card transactions to create', integer, 600)
+    .option('--json', 'print what was seeded as JSON')
+    .action((options: { stubUrl: string; seed: number; transactions: number; json?: boolean }) =>
+      withRuntime(async ({ sql, config }) => {
+        requireLedger(config, 'seed-stub-world');
+        const chart = await chartSummary(sql, config.LEDGER_SCHEMA);
+        const response = await fetch(`${options.stubUrl}/__stub/seed`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            seed: options.seed,
+            transactions: options.transactions,
+            reimbursements: Math.ceil(options.transactions / 8),
+            transfers: 20,
+            cashbacks: 20,
+            bills: Math.ceil(options.transactions / 5),
+            chart: {
+              gl_accounts: chart.gl_accounts,
+              vendors: chart.vendors,
+              tax_codes: chart.tax_codes,
+              fields: chart.fields.map((f) => ({ id: f.id, options: f.options })),
+            },
+          }),
+        }).catch((error: Error) => {
+          throw new CommandError(
+            `the stub at ${options.stubUrl} cannot be reached: ${error.message}`,
+            EXIT.unavailable,
+          );
+        });
+        if (!response.ok)
+          throw new CommandError(`the stub at ${options.stubUrl} refused the seed: HTTP ${response.status}`);
+        const seeded = (await response.json()) as { ready: Record<string, number> };
+        if (options.json) process.stdout.write(`${JSON.stringify(seeded)}\n`);
+        else
+          process.stdout.write(
+            `Seeded the stub: ${Object.entries(seeded.ready)
+              .map(([k, n]) => `${n} ${k}`)
+              .join(', ')} ready.\n`,
+          );
         return EXIT.ok;
       }),
     );

@@ -81,6 +81,10 @@ function reportFailure(error: unknown, log: Logger): number {
     process.stderr.write(`ledgersync: ${error.message}\n`);
     return error.exitCode;
   }
+  if (error instanceof ConfigError) {
+    process.stderr.write(`ledgersync: ${error.message}\n`);
+    return EXIT.config;
+  }
   if (error instanceof Error && error.name === 'PlatformNotConfiguredError') {
     process.stderr.write(`ledgersync: ${error.message}\n`);
     return EXIT.config;

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Config } from '../config.ts';
+import { ConfigError } from '../config.ts';
 import type { Logger } from '../log.ts';
-import { startEmbeddedPostgres } from './embedded-postgres.ts';
 import { startEmbeddedRedis } from './embedded-redis.ts';
 import type { ManagedService } from './managed-service.ts';
 
@@ -29,7 +29,9 @@ export async function provideServices(
     };
     const databaseUrl: string =
       config.DATABASE_URL ??
-      (await start(startEmbeddedPostgres(resolve(config.EMBEDDED_DATA_DIR, 'pg'), log)));
+      (await start(
+        (await embeddedPostgres()).startEmbeddedPostgres(resolve(config.EMBEDDED_DATA_DIR, 'pg'), log),
+      ));
     const redisUrl: string = config.REDIS_URL ?? (await start(startEmbeddedRedis(log)));
     let stopped = false;
     return {
@@ -43,6 +45,23 @@ export async function provideServices(
     };
   } catch (error) {
     for (const service of started.reverse()) if (service.owned) await service.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The embedded PostgreSQL, loaded only when DATABASE_URL is unset. The production image leaves
+ * its binaries out (an optional dependency), so there an unset DATABASE_URL is a clear
+ * configuration error rather than a missing-module crash.
+ */
+async function embeddedPostgres(): Promise<typeof import('./embedded-postgres.ts')> {
+  try {
+    return await import('./embedded-postgres.ts');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND')
+      throw new ConfigError([
+        'DATABASE_URL: required here, because this installation has no embedded PostgreSQL (a production build leaves it out)',
+      ]);
     throw error;
   }
 }
