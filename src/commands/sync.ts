@@ -44,6 +44,8 @@ export function registerSyncCommand(program: Command): void {
           const out = (line: string) => options.json || process.stdout.write(`${line}\n`);
           const results: unknown[] = [];
           let failures = 0;
+          // What another process was running: nothing was done for it in this run.
+          const skipped: string[] = [];
           if (what === 'coa' || what === 'all') {
             const mirror = await recorded(sql, { connectionId, kind: 'coa', trigger: 'cli' }, () =>
               mirrorChart(
@@ -52,11 +54,14 @@ export function registerSyncCommand(program: Command): void {
               ),
             );
             results.push(mirror);
+            if (mirror.busy) skipped.push('coa');
             const kinds = Object.entries(mirror.kinds);
             failures += kinds.reduce((n, [, k]) => n + k.failed.length, 0);
-            out(
-              `coa${options.dryRun ? ' (dry run)' : ''}: ${kinds.map(([k, v]) => `${k} +${v.created} ~${v.updated} -${v.deactivated} !${v.failed.length}`).join(', ')} (${mirror.writeCalls} write calls)`,
-            );
+            if (mirror.busy) out('coa: another mirror of this connection is running; nothing done');
+            else
+              out(
+                `coa${options.dryRun ? ' (dry run)' : ''}: ${kinds.map(([k, v]) => `${k} +${v.created} ~${v.updated} -${v.deactivated} !${v.failed.length}`).join(', ')} (${mirror.writeCalls} write calls)`,
+              );
           }
           const kinds: ObjectKindName[] = what === 'all' ? [...OBJECT_KINDS] : what === 'coa' ? [] : [what];
           for (const kind of kinds) {
@@ -88,10 +93,20 @@ export function registerSyncCommand(program: Command): void {
             );
             progress.done();
             results.push(summary);
+            if (summary.busy) skipped.push(kind);
             failures += summary.failed;
             out(summaryLine(summary));
           }
           if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
+          if (skipped.length > 0) {
+            // README "Exit codes": 69 wins over 3, since part of the work was not done at all.
+            const them = skipped.length === 1 ? 'it' : 'them';
+            process.stderr.write(
+              `ledgersync: skipped ${skipped.join(', ')}: another process was already syncing ${them}, ` +
+                `so nothing was done for ${them} in this run. Run the command again once that sync has finished.\n`,
+            );
+            return EXIT.unavailable;
+          }
           return failures > 0 && !options.dryRun ? EXIT.partial : EXIT.ok;
         }),
       ),

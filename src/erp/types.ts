@@ -25,6 +25,26 @@ export type ObjectKind = z.infer<typeof ObjectKind>;
 
 export const RemoteId = z.string().min(1).max(255);
 
+/**
+ * C0 control characters other than tab, line feed and carriage return, and DEL. PostgreSQL
+ * cannot store NUL in text, and XML-based ERP protocols refuse the others; they carry no
+ * meaning in a memo or a name. The mapping removes them from free text (docs/decisions.md
+ * "Control characters in free text are removed"); the schema refuses any that get through.
+ */
+export function isControlCharacter(code: number): boolean {
+  return (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f;
+}
+
+export function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (isControlCharacter(text.charCodeAt(i))) return true;
+  return false;
+}
+
+/** Free text a bookkeeper wrote (memos, names): anything but control characters. */
+export const FreeText = z
+  .string()
+  .refine((text) => !hasControlCharacter(text), 'contains a control character');
+
 export const Currency = z.strictObject({
   /** ISO 4217 code, upper case. */
   code: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as USD'),
@@ -43,7 +63,7 @@ export const IsoDate = z.iso.date();
 export const Counterpart = z.strictObject({
   role: z.enum(['card_holder', 'employee', 'vendor']),
   id: z.string().min(1),
-  name: z.string(),
+  name: FreeText,
 });
 export type Counterpart = z.infer<typeof Counterpart>;
 
@@ -53,7 +73,7 @@ export const Coding = z.strictObject({
   vendorId: RemoteId.optional(),
   taxCodeId: RemoteId.optional(),
   dimensions: z.record(RemoteId, RemoteId),
-  memo: z.string(),
+  memo: FreeText,
 });
 export type Coding = z.infer<typeof Coding>;
 
@@ -70,7 +90,7 @@ const headerShape = {
   currency: Currency,
   /** Signed total in minor units; negative for refunds and reversals. */
   totalMinor: MinorUnits,
-  memo: z.string(),
+  memo: FreeText,
   counterpart: Counterpart.nullable(),
 };
 
@@ -84,6 +104,8 @@ export const CardTransactionInput = z
   .strictObject({
     kind: z.literal('card_transaction'),
     ...headerShape,
+    // A zero total has no lines worth posting: an entry with nothing in it.
+    totalMinor: MinorUnits.refine((n) => n !== 0, 'a card transaction moves a non-zero amount'),
     lines: z.array(CodedLine).min(1),
     /** The card program's liability account; the ERP's default when absent. */
     liabilityAccountId: RemoteId.optional(),
@@ -96,6 +118,7 @@ export const ReimbursementInput = z
   .strictObject({
     kind: z.literal('reimbursement'),
     ...headerShape,
+    totalMinor: MinorUnits.refine((n) => n !== 0, 'a reimbursement pays a non-zero amount'),
     lines: z.array(CodedLine).min(1),
     /** The employee payable account; the ERP's default when absent. */
     payableAccountId: RemoteId.optional(),
@@ -130,7 +153,7 @@ export const BillInput = z
     ...headerShape,
     totalMinor: MinorUnits.positive(),
     vendorId: RemoteId,
-    invoiceNumber: z.string().max(255).nullable(),
+    invoiceNumber: FreeText.max(255).nullable(),
     dueDate: IsoDate.nullable(),
     lines: z.array(CodedLine).min(1),
     payableAccountId: RemoteId.optional(),

@@ -37,14 +37,45 @@ export const SERVER_DEFAULTS = {
 } as const;
 
 /**
+ * Bounds on slow and idle sockets (Node's and fastify's defaults leave some unbounded), so a flood
+ * of stalled connections is shed within seconds instead of holding file descriptors and memory:
+ * - headers must arrive within 5 s of the connection (or of the previous response);
+ * - a whole request, body included, within 10 s: a webhook delivery must be answered within
+ *   10 s anyway (docs/platform.md F21), and the bodies are small (maxBodyBytes);
+ * - a kept-alive connection is closed after 5 s without a new request;
+ * - a socket silent for 15 s is destroyed whatever it is doing (no handler takes that long:
+ *   webhooks answer within answerWithinMs, /metrics waits at most 2 s for its reads);
+ * - Node checks the header and request bounds every second (its default is every 30 s, which
+ *   would let a stalled socket live up to 30 s past its bound).
+ * Timed-out requests get 408 where an answer is still possible; the socket is closed either way.
+ */
+export const SERVER_TIMEOUTS = {
+  headersTimeoutMs: 5_000,
+  requestTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  idleSocketTimeoutMs: 15_000,
+  checkEveryMs: 1_000,
+} as const;
+
+/**
  * `host` is where the server listens: the operator pages are open without a token only on
  * loopback. Unknown (a server built for inject()) counts as beyond loopback.
  */
 export function buildServer(deps: ServerDeps, host?: string): FastifyInstance {
+  const t = SERVER_TIMEOUTS;
   const app = Fastify({
     logger: false,
     forceCloseConnections: true,
     bodyLimit: SERVER_DEFAULTS.maxBodyBytes,
+    connectionTimeout: t.idleSocketTimeoutMs,
+    keepAliveTimeout: t.keepAliveTimeoutMs,
+    requestTimeout: t.requestTimeoutMs,
+    http: {
+      headersTimeout: t.headersTimeoutMs,
+      requestTimeout: t.requestTimeoutMs,
+      keepAliveTimeout: t.keepAliveTimeoutMs,
+      connectionsCheckingInterval: t.checkEveryMs,
+    },
   });
   void app.register(healthRoutes({ sql: deps.sql, redis: deps.redis }));
   void app.register(

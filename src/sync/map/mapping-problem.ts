@@ -1,9 +1,12 @@
 import { type ErpErrorInfo, userActionable } from '../../erp/errors.ts';
+import { freeText } from './free-text.ts';
 
 /**
  * A platform object that cannot become an ERP posting because of how it is coded on the
  * platform (for example no GL account). It is the bookkeeper's to fix, so it becomes a
- * user-actionable failed_syncs entry; it never stops the other objects.
+ * user-actionable failed_syncs entry; it never stops the other objects. The message may quote
+ * platform text (an invoice number, an amount), so control characters are removed from it: the
+ * sync ledger stores it, and PostgreSQL cannot store NUL.
  */
 export class MappingProblem extends Error {
   constructor(
@@ -11,11 +14,11 @@ export class MappingProblem extends Error {
     readonly title: string,
     readonly fix: string,
   ) {
-    super(title);
+    super(freeText(title));
     this.name = 'MappingProblem';
   }
 
   toErrorInfo(): ErpErrorInfo {
-    return userActionable(this.code, this.title, this.fix);
+    return userActionable(this.code, freeText(this.title), freeText(this.fix));
   }
 }

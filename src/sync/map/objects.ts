@@ -1,3 +1,4 @@
+import { formatMinor } from '../../erp/money.ts';
 import type {
   BillInput,
   BillPaymentInput,
@@ -20,6 +21,7 @@ import type {
   Transfer,
 } from '../../platform/schemas/objects.ts';
 import { codingFrom, requireGlAccount } from './codings.ts';
+import { freeText } from './free-text.ts';
 import { MappingProblem } from './mapping-problem.ts';
 
 /**
@@ -74,6 +76,19 @@ function capitalized(text: string): string {
 }
 
 /**
+ * A total of zero posts an entry with nothing in it, and the platform would show the object as
+ * synced: the bookkeeper checks the amount instead (a missing or voided amount, usually).
+ */
+function nonZero(money: Money, what: string): Money {
+  if (money.minor !== 0) return money;
+  throw new MappingProblem(
+    'ZERO_AMOUNT',
+    `${capitalized(what)} has an amount of zero (${formatMinor(0, currencyOf(money.currency))}), so there is nothing to post to the ERP`,
+    'Check the amount on the spend platform and correct it, then sync again',
+  );
+}
+
+/**
  * A line's amount in the object's currency, or null when the line has none that can be counted
  * in it: `amount` first, then `converted_amount` (F23: the same line in the entity's currency).
  */
@@ -91,8 +106,10 @@ function lineMinor(item: LineItem, currency: string): number | null {
 
 /**
  * Lines in minor units summing exactly to the total. Lines whose amounts are all readable keep
- * them (a rounding drift of at most a unit per line lands on the last line); otherwise the total
- * is spread over the lines in proportion to what can be read, evenly when nothing can.
+ * them: a rounding drift of at most a unit per line lands on the last line, and a larger
+ * disagreement is the bookkeeper's to resolve (which of the two is right cannot be guessed, and
+ * pro-rating would post amounts nobody entered). When some line amount cannot be read at all,
+ * the total is spread over the lines in proportion to what can be read, evenly when nothing can.
  */
 function linesFrom(
   total: number,
@@ -109,16 +126,24 @@ function linesFrom(
   let amounts: number[];
   if (read.every((a): a is number => a !== null)) {
     amounts = [...read];
-    const drift = total - amounts.reduce((a, b) => a + b, 0);
-    if (Math.abs(drift) > items.length) amounts = allocate(total, amounts);
-    else amounts[amounts.length - 1] = (amounts[amounts.length - 1] ?? 0) + drift;
+    const linesSum = amounts.reduce((a, b) => a + b, 0);
+    const drift = total - linesSum;
+    if (Math.abs(drift) > items.length) {
+      const money = (minor: number) => formatMinor(minor, currencyOf(currency));
+      throw new MappingProblem(
+        'LINES_DISAGREE_WITH_TOTAL',
+        `The line items of ${what} add up to ${money(linesSum)}, but its total is ${money(total)}`,
+        'Correct the line item amounts or the total in the spend platform so that they agree, then sync again',
+      );
+    }
+    amounts[amounts.length - 1] = (amounts[amounts.length - 1] ?? 0) + drift;
   } else {
     const weights = read.map((a) => Math.abs(a ?? 0));
     amounts = allocate(total, weights.some((w) => w > 0) ? weights : items.map(() => 1));
   }
   return items.map((item, i) => ({
     ...requireGlAccount(
-      codingFrom(objectSelections, item.accounting_field_selections, item.memo ?? memo),
+      codingFrom(objectSelections, item.accounting_field_selections, freeText(item.memo ?? memo)),
       `Line ${i + 1} of ${what}`,
     ),
     amountMinor: amounts[i] ?? 0,
@@ -128,9 +153,12 @@ function linesFrom(
 export function mapTransaction(t: Transaction): CardTransactionInput {
   const what = 'this card transaction';
   // F16: a major-unit number beside currency_code; F22: the entity amount names its own currency.
-  const total = moneyOf(
-    t.amount ?? t.entity_amount,
-    t.currency_code ?? currencyOfAmount(t.amount) ?? currencyOfAmount(t.entity_amount),
+  const total = nonZero(
+    moneyOf(
+      t.amount ?? t.entity_amount,
+      t.currency_code ?? currencyOfAmount(t.amount) ?? currencyOfAmount(t.entity_amount),
+      what,
+    ),
     what,
   );
   const currency = currencyOf(total.currency);
@@ -142,12 +170,12 @@ export function mapTransaction(t: Transaction): CardTransactionInput {
     entityId: t.entity_id ?? null,
     currency,
     totalMinor: total.minor,
-    memo: t.memo ?? t.merchant_name ?? '',
+    memo: freeText(t.memo ?? t.merchant_name ?? ''),
     counterpart: holder?.user_id
       ? {
           role: 'card_holder',
           id: holder.user_id,
-          name: [holder.first_name, holder.last_name].filter(Boolean).join(' '),
+          name: freeText([holder.first_name, holder.last_name].filter(Boolean).join(' ')),
         }
       : null,
     lines: linesFrom(
@@ -155,7 +183,7 @@ export function mapTransaction(t: Transaction): CardTransactionInput {
       currency.code,
       t.accounting_field_selections,
       t.line_items,
-      t.memo ?? '',
+      freeText(t.memo ?? ''),
       what,
     ),
   };
@@ -164,7 +192,7 @@ export function mapTransaction(t: Transaction): CardTransactionInput {
 export function mapReimbursement(r: Reimbursement): ReimbursementInput {
   const what = 'this reimbursement';
   // F24: the live service names the currency `currency`; the guide `currency_code`.
-  const total = moneyOf(r.amount, r.currency ?? r.currency_code, what);
+  const total = nonZero(moneyOf(r.amount, r.currency ?? r.currency_code, what), what);
   const currency = currencyOf(total.currency);
   return {
     kind: 'reimbursement',
@@ -173,14 +201,16 @@ export function mapReimbursement(r: Reimbursement): ReimbursementInput {
     entityId: r.entity_id ?? null,
     currency,
     totalMinor: total.minor,
-    memo: r.memo ?? r.merchant_name ?? '',
-    counterpart: r.user_id ? { role: 'employee', id: r.user_id, name: r.user_full_name ?? '' } : null,
+    memo: freeText(r.memo ?? r.merchant_name ?? ''),
+    counterpart: r.user_id
+      ? { role: 'employee', id: r.user_id, name: freeText(r.user_full_name ?? '') }
+      : null,
     lines: linesFrom(
       total.minor,
       currency.code,
       r.accounting_field_selections,
       r.line_items,
-      r.memo ?? '',
+      freeText(r.memo ?? ''),
       what,
     ),
   };
@@ -188,7 +218,7 @@ export function mapReimbursement(r: Reimbursement): ReimbursementInput {
 
 /** F25: transfers and cashbacks carry a CurrencyAmount and no top-level currency. */
 function simpleTotal(o: Transfer | Cashback, what: string): { currency: Currency; totalMinor: number } {
-  const total = moneyOf(o.amount, o.currency_code, what);
+  const total = nonZero(moneyOf(o.amount, o.currency_code, what), what);
   return { currency: currencyOf(total.currency), totalMinor: total.minor };
 }
 
@@ -199,7 +229,7 @@ export function mapTransfer(t: Transfer): TransferInput {
     date: isoDate(t.created_at),
     entityId: t.entity_id ?? null,
     ...simpleTotal(t, 'this transfer'),
-    memo: t.memo ?? 'Card payment',
+    memo: freeText(t.memo ?? 'Card payment'),
     counterpart: null,
   };
 }
@@ -211,7 +241,7 @@ export function mapCashback(c: Cashback): CashbackInput {
     date: isoDate(c.created_at),
     entityId: c.entity_id ?? null,
     ...simpleTotal(c, 'this cashback'),
-    memo: c.memo ?? 'Cashback',
+    memo: freeText(c.memo ?? 'Cashback'),
     counterpart: null,
   };
 }
@@ -225,7 +255,7 @@ function billVendorId(b: Bill): string {
   if (!selected) {
     throw new MappingProblem(
       'MISSING_VENDOR',
-      `Bill ${b.invoice_number ?? b.id} has no accounting vendor`,
+      `Bill ${freeText(b.invoice_number) ?? b.id} has no accounting vendor`,
       'Link the vendor to an accounting vendor in the spend platform, then sync again',
     );
   }
@@ -234,16 +264,16 @@ function billVendorId(b: Bill): string {
 
 function billCounterpart(b: Bill): BillInput['counterpart'] {
   const id = b.vendor?.id ?? b.vendor?.remote_id;
-  return id ? { role: 'vendor', id, name: b.vendor?.name ?? '' } : null;
+  return id ? { role: 'vendor', id, name: freeText(b.vendor?.name ?? '') } : null;
 }
 
 function billWhat(b: Bill): string {
-  return `bill ${b.invoice_number ?? b.id}`;
+  return `bill ${freeText(b.invoice_number) ?? b.id}`;
 }
 
 export function mapBill(b: Bill): BillInput {
   const what = billWhat(b);
-  const total = moneyOf(b.amount, null, what);
+  const total = nonZero(moneyOf(b.amount, null, what), what);
   const currency = currencyOf(total.currency);
   return {
     kind: 'bill',
@@ -252,17 +282,17 @@ export function mapBill(b: Bill): BillInput {
     entityId: b.entity_id ?? null,
     currency,
     totalMinor: total.minor,
-    memo: b.memo ?? b.vendor_memo ?? '',
+    memo: freeText(b.memo ?? b.vendor_memo ?? ''),
     counterpart: billCounterpart(b),
     vendorId: billVendorId(b),
-    invoiceNumber: b.invoice_number ?? null,
+    invoiceNumber: freeText(b.invoice_number) ?? null,
     dueDate: b.due_at ? b.due_at.slice(0, 10) : null,
     lines: linesFrom(
       total.minor,
       currency.code,
       b.accounting_field_selections,
       b.line_items,
-      b.memo ?? '',
+      freeText(b.memo ?? ''),
       what,
     ),
   };
@@ -271,7 +301,10 @@ export function mapBill(b: Bill): BillInput {
 export function mapBillPayment(b: Bill): BillPaymentInput {
   const what = `the payment of ${billWhat(b)}`;
   const billTotal = moneyOf(b.amount, null, billWhat(b));
-  const paid = b.payment?.amount ? moneyOf(b.payment.amount, billTotal.currency, what) : billTotal;
+  const paid = nonZero(
+    b.payment?.amount ? moneyOf(b.payment.amount, billTotal.currency, what) : billTotal,
+    what,
+  );
   return {
     kind: 'bill_payment',
     objectId: b.id,
@@ -280,7 +313,7 @@ export function mapBillPayment(b: Bill): BillPaymentInput {
     entityId: b.entity_id ?? null,
     currency: currencyOf(paid.currency),
     totalMinor: paid.minor,
-    memo: `Payment of bill ${b.invoice_number ?? b.id}`,
+    memo: `Payment of bill ${freeText(b.invoice_number) ?? b.id}`,
     counterpart: billCounterpart(b),
     billObjectId: b.id,
   };

@@ -36,26 +36,43 @@ function outcomeOf(result: WriteResult): Outcome {
   };
 }
 
-/** docs/platform.md G23: a bill payment follows its bill; when the bill step fails, its payment waits. */
-const DEPENDS_ON: Record<string, string> = { BILL_PAYMENT_SYNC: 'BILL_SYNC' };
+/** docs/platform.md G23: a bill payment follows its bill. */
+const DEPENDS_ON: Readonly<Record<string, string>> = { BILL_PAYMENT_SYNC: 'BILL_SYNC' };
+
+/** How many prerequisites stand before a sync type: phases run in this order. */
+function depth(syncType: string): number {
+  const prerequisite = DEPENDS_ON[syncType];
+  return prerequisite ? depth(prerequisite) + 1 : 0;
+}
 
 /**
  * Claims the page's rows, writes the due ones to the ERP, and records every outcome before
- * anything is reported. Sync types run as ordered phases (bills, then bill payments), so a
- * payment is attempted only when its bill is in the ERP; a payment whose bill failed in this
- * page is left unclaimed for a later run instead of being reported (the platform would reject it).
+ * anything is reported. Sync types run as ordered phases (bills, then bill payments) whatever
+ * order the page lists them in, so a payment is attempted only when its bill is in the ERP.
+ *
+ * A payment whose bill has a step in this page (the platform shows the bill NOT_SYNCED) runs only
+ * when that step succeeded here. Otherwise (the bill failed, its row was not due because its
+ * outcome still waits in the outbox, or the page is stale) the payment is left unclaimed: the
+ * platform takes BILL_PAYMENT_SYNC only for a bill already BILL_SYNCED and would refuse it. It
+ * becomes due on a later run, once the platform lists the bill as BILL_SYNCED and PAID.
  */
 export async function applyPage(context: ApplyContext, items: readonly PlannedItem[]): Promise<ApplyCounts> {
   const counts: ApplyCounts = { claimed: 0, posted: 0, failed: 0, skipped: 0 };
   const phases = new Map<string, PlannedItem[]>();
   for (const item of items) phases.set(item.syncType, [...(phases.get(item.syncType) ?? []), item]);
-  const failedBySyncType = new Map<string, Set<string>>();
-  for (const [syncType, phase] of phases) {
+  const ordered = [...phases].sort(([a], [b]) => depth(a) - depth(b));
+  const inPage = new Map<string, Set<string>>();
+  const succeeded = new Map<string, Set<string>>();
+  for (const [syncType, phase] of ordered) {
     const prerequisite = DEPENDS_ON[syncType];
-    const blocked = prerequisite ? failedBySyncType.get(prerequisite) : undefined;
-    const runnable = blocked ? phase.filter((i) => !blocked.has(i.objectId)) : phase;
+    const runnable = prerequisite
+      ? phase.filter(
+          (i) => !inPage.get(prerequisite)?.has(i.objectId) || succeeded.get(prerequisite)?.has(i.objectId),
+        )
+      : phase;
     const outcomes = await applyPhase(context, syncType, runnable, counts);
-    failedBySyncType.set(syncType, new Set(outcomes.filter((o) => !o.ok).map((o) => o.objectId)));
+    inPage.set(syncType, new Set(phase.map((i) => i.objectId)));
+    succeeded.set(syncType, new Set(outcomes.filter((o) => o.ok).map((o) => o.objectId)));
   }
   return counts;
 }

@@ -2,6 +2,7 @@ import { integratorReference, needsIntegrator } from '../../erp/errors.ts';
 import type { ErpWrite } from '../../erp/types.ts';
 import { ErpWrite as ErpWriteSchema } from '../../erp/types.ts';
 import type { SyncType } from '../../platform/schemas/syncs.ts';
+import { freeText } from '../map/free-text.ts';
 import { MappingProblem } from '../map/mapping-problem.ts';
 import type { Outcome } from '../outbox/record-outcomes.ts';
 import type { KindSpec } from './kinds.ts';
@@ -22,7 +23,7 @@ function unreadableObject(noun: string, id: string, error: string): Extract<Outc
   const info = needsIntegrator(
     'UNREADABLE_OBJECT',
     `The ${noun} could not be read`,
-    `The platform sent it in a form ledgersync does not accept (${error})`,
+    `The platform sent it in a form ledgersync does not accept (${freeText(error)})`,
     integratorReference('unreadable', id),
   );
   return { objectId: id, ok: false, category: info.category, message: info.message };
@@ -36,7 +37,8 @@ function failureOf(objectId: string, error: unknown, noun: string): Extract<Outc
   const info = needsIntegrator(
     'MAPPING_FAILED',
     `The ${noun} could not be prepared for the ERP`,
-    error instanceof Error ? error.message : String(error),
+    // The detail may quote platform text; the sync ledger cannot store NUL.
+    freeText(error instanceof Error ? error.message : String(error)),
     integratorReference('mapping', objectId),
   );
   return { objectId, ok: false, category: info.category, message: info.message };
