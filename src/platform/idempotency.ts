@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { canonicalJson } from '../canonical-json.ts';
 
 /**
  * What this client remembers of the idempotency keys it sent (docs/platform.md F15): the hash of
@@ -23,16 +24,6 @@ export interface IdempotencyRecords {
 /** sha256 of the body as canonical JSON (keys sorted), so key order never changes the hash. */
 export function bodyHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-export function canonicalJson(value: unknown): string {
-  if (value === undefined) return 'null';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
 export const DEFAULT_IDEMPOTENCY_TTL_DAYS = 7;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../canonical-json.ts';
 import { ApiError } from '../core/errors.ts';
 
 /**
@@ -48,13 +49,4 @@ export class IdempotencyStore {
 /** Hash of the body with keys sorted, so key order and whitespace do not make a "different body". */
 export function hashBody(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }

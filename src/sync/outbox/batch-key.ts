@@ -1,16 +1,5 @@
 import { createHash } from 'node:crypto';
-
-/** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+import { canonicalJson } from '../../canonical-json.ts';
 
 /**
  * The idempotency key of a frozen result batch: a hash of the connection, the batch's own id and

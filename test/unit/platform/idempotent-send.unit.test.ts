@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../../src/canonical-json.ts';
 import { IdempotencyConflictError, NetworkError, PlatformError } from '../../../src/platform/errors.ts';
 import type { PlatformRequest, PlatformResponse } from '../../../src/platform/http-transport.ts';
 import {
   bodyHash,
-  canonicalJson,
   type IdempotencyRecord,
   type IdempotencyRecords,
 } from '../../../src/platform/idempotency.ts';

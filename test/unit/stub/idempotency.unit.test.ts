@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../../src/canonical-json.ts';
 import { ApiError } from '../../../src/stub/core/errors.ts';
-import { canonicalJson, IdempotencyStore } from '../../../src/stub/rules/idempotency.ts';
+import { IdempotencyStore } from '../../../src/stub/rules/idempotency.ts';
 
 /** docs/platform.md F15. */
 describe('IdempotencyStore', () => {
