@@ -1,11 +1,13 @@
 import type { Sql } from 'postgres';
+import { ErrorCategory } from '../erp/errors.ts';
 import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
 
 /** The float8 type oid: bucket bounds are fractional seconds. */
 const FLOAT8 = 701;
 
-export const FAILURE_CATEGORIES = ['user_actionable', 'transient', 'needs_integrator'] as const;
-export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
+/** The failure categories (src/erp/errors.ts), in the order reports list them. */
+export const FAILURE_CATEGORIES = ErrorCategory.options;
+export type FailureCategory = ErrorCategory;
 
 /** What the outbox holds per kind: results not yet in a batch, and frozen batches not yet acked. */
 export interface OutboxDepth {

@@ -1,6 +1,5 @@
 import type { Sql } from 'postgres';
-
-export type ErrorCategory = 'user_actionable' | 'transient' | 'needs_integrator';
+import type { ErrorCategory } from '../../erp/errors.ts';
 
 export type Outcome =
   | { objectId: string; ok: true; referenceId: string; deepLinkUrl?: string | undefined }

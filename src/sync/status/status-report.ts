@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres';
+import type { ErrorCategory } from '../../erp/errors.ts';
 import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../objects/kinds.ts';
 
 export interface FailureReason {
@@ -12,7 +13,7 @@ export interface KindStatus {
   synced: number;
   /** Results the platform refused (docs/platform.md F14 REJECTED): not synced, though the ERP holds them. */
   rejected: number;
-  failed: Record<'user_actionable' | 'transient' | 'needs_integrator', number>;
+  failed: Record<ErrorCategory, number>;
   topReasons: FailureReason[];
   /** Outcomes known but not yet acknowledged by the platform (unbatched rows + frozen batches). */
   pendingInOutbox: number;
