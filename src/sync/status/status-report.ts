@@ -40,8 +40,11 @@ export interface StatusReport {
   recentFailures: { kind: string; objectId: string; category: string; message: string; at: string }[];
 }
 
-/** Digits, ids and references vary per object; the reasons group better without them. */
-const VARYING = '[0-9a-f]{8}-[0-9a-f-]{27}|INV-[0-9]+|ERP-[A-F0-9]+';
+/**
+ * Ids and references vary per object (uuids, invoice numbers, unknown GL ids, ERP references);
+ * the reasons group better without them. A SQL regular expression, for regexp_replace.
+ */
+export const VARYING_IN_FAILURE_MESSAGES = '[0-9a-f]{8}-[0-9a-f-]{27}|INV-[0-9]+|GL-[A-Z0-9-]+|ERP-[A-F0-9]+';
 
 function kindOfSyncType(syncType: string): ObjectKindName {
   return OBJECT_KINDS.find((k) => KIND_SPECS[k].syncTypes.includes(syncType as never)) ?? 'transactions';
@@ -60,7 +63,7 @@ async function kindStatus(sql: Sql, connectionId: string, kind: ObjectKindName):
            count(*) filter (where state in ('PENDING', 'IN_ERP', 'FAILED'))::int as pending
     from sync_ledger where connection_id = ${connectionId} and sync_type in ${sql(types)}`;
   const reasons = await sql<FailureReason[]>`
-    select error_category as category, regexp_replace(error_message, ${VARYING}, '…', 'g') as message, count(*)::int as count
+    select error_category as category, regexp_replace(error_message, ${VARYING_IN_FAILURE_MESSAGES}, '…', 'g') as message, count(*)::int as count
     from sync_ledger
     where connection_id = ${connectionId} and sync_type in ${sql(types)} and state = 'REPORTED' and outcome = 'failure'
     group by 1, 2 order by 3 desc limit 3`;
