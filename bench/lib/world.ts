@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { migrate, WORKER_MIGRATIONS } from '../../db/runner.ts';
+import { importPlatformEntities } from '../../src/app/open-books.ts';
 import { chartSummary } from '../../src/erp/ledger/chart-summary.ts';
-import { importPlatformEntities } from '../../src/erp/ledger/import-entities.ts';
 import { seedLedger } from '../../src/erp/ledger/seed.ts';
 import { createPlatformClient } from '../../src/platform/client.ts';
 import { DEFAULT_CLIENT } from '../../src/stub/index.ts';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { importPlatformEntities } from '../app/open-books.ts';
 import { chartSummary } from '../erp/ledger/chart-summary.ts';
-import { importPlatformEntities } from '../erp/ledger/import-entities.ts';
 import { seedLedger } from '../erp/ledger/seed.ts';
 import { formatTrialBalance, trialBalance, trialBalanceTotals } from '../erp/ledger/trial-balance.ts';
 import { CommandError, EXIT, type Runtime, withRuntime } from './runtime.ts';

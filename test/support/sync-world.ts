@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
+import { importPlatformEntities } from '../../src/app/open-books.ts';
 import { createErp, type ErpAdapter } from '../../src/erp/index.ts';
 import { chartSummary } from '../../src/erp/ledger/chart-summary.ts';
-import { importPlatformEntities } from '../../src/erp/ledger/import-entities.ts';
 import { seedLedger } from '../../src/erp/ledger/seed.ts';
 import { silentLogger } from '../../src/log.ts';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/client.ts';

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
-import { currencyExponent } from '../../money.ts';
-import type { Entity } from '../../platform/schemas/entities.ts';
-import { LedgerChartWriter } from './chart-write.ts';
+import { LedgerChartWriter } from '../erp/ledger/chart-write.ts';
+import { currencyExponent } from '../money.ts';
+import type { Entity } from '../platform/schemas/entities.ts';
 
 /**
  * Opens books in the built-in ledger for the platform's entities (subsidiaries), each in its own
