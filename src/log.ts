@@ -6,7 +6,7 @@ export type { Logger };
 export interface LogOptions {
   level?: string;
   name?: string;
-  /** Pretty lines for a human; defaults to "stdout is a TTY". */
+  /** Pretty lines for a human; defaults to "stderr is a TTY". */
   pretty?: boolean;
   /** Where lines go; tests pass a capture stream to prove nothing secret is written. */
   destination?: DestinationStream;
@@ -45,7 +45,8 @@ const REDACTED_PATHS = [
 ];
 
 export function createLogger(options: LogOptions = {}): Logger {
-  const pretty = options.pretty ?? (process.stdout.isTTY === true && !options.destination);
+  // Logs go to stderr, always: stdout carries a command's data (one JSON document under --json).
+  const pretty = options.pretty ?? (process.stderr.isTTY === true && !options.destination);
   const base: pino.LoggerOptions = {
     level: options.level ?? 'info',
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -67,10 +68,13 @@ export function createLogger(options: LogOptions = {}): Logger {
   if (pretty) {
     return pino({
       ...base,
-      transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss' } },
+      transport: {
+        target: 'pino-pretty',
+        options: { colorize: true, translateTime: 'SYS:HH:MM:ss', destination: 2 },
+      },
     });
   }
-  return pino(base);
+  return pino(base, pino.destination({ fd: 2, sync: true }));
 }
 
 /** A logger that writes nothing: for library code called without one. */

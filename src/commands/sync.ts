@@ -19,6 +19,14 @@ function target(value: string): Target {
   return value as Target;
 }
 
+/** --slices: a whole number from 1 to 32; anything else is a usage error (exit 2). */
+function slices(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 32)
+    throw new InvalidArgumentError('must be a whole number from 1 to 32');
+  return n;
+}
+
 function summaryLine(s: ObjectSyncSummary): string {
   if (s.busy) return `${s.kind}: another sync of this kind is running; nothing done`;
   return (
@@ -34,7 +42,7 @@ export function registerSyncCommand(program: Command): void {
     .command('sync')
     .description('mirror the chart of accounts (coa) or sync ready objects now; all = coa, then every kind')
     .argument('<what>', `one of: ${TARGETS.join(', ')}`, target)
-    .option('--slices <n>', 'read this many date slices side by side', (v) => Number.parseInt(v, 10), 4)
+    .option('--slices <n>', 'read this many date slices side by side (1-32)', slices, 4)
     .option('--dry-run', 'show what would be uploaded, posted to the ERP and reported; write nothing')
     .option('--json', 'print the summary as JSON')
     .action((what: Target, options: { slices: number; json?: boolean; dryRun?: boolean }) =>

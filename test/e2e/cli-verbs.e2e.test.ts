@@ -138,5 +138,35 @@ describe('CLI verbs through the real binary', () => {
     const badSetting = await cli('connection', 'settings', '--set', 'nonsense=yes');
     expect(badSetting.code).toBe(2);
     expect((await cli('replay')).code).toBe(2);
+    for (const value of ['abc', '0', '2.5', '99']) {
+      const badSlices = await cli('sync', 'transactions', '--slices', value);
+      expect(badSlices.code, value).toBe(2);
+      expect(badSlices.stderr).toContain('must be a whole number from 1 to 32');
+    }
+  });
+
+  it('--json prints exactly one JSON document on stdout; logs go to stderr', async () => {
+    const verbose = (...args: string[]) =>
+      runCli(args, {
+        PLATFORM_BASE_URL: world.stub.apiUrl,
+        PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
+        PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
+        DATABASE_URL: world.db.url,
+        DATABASE_SCHEMA: world.db.schema,
+        LEDGER_SCHEMA: world.ledgerSchema,
+        REDIS_URL: redis.url,
+        QUEUE_PREFIX: redis.prefix,
+        LOG_LEVEL: 'debug',
+      });
+    for (const args of [
+      ['status', '--json'],
+      ['sync', 'all', '--json'],
+    ]) {
+      const result = await verbose(...args);
+      expect([0, 3], result.stderr).toContain(result.code);
+      expect(() => JSON.parse(result.stdout), args.join(' ')).not.toThrow();
+      expect(result.stdout.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr.length, 'the log lines are on stderr').toBeGreaterThan(0);
+    }
   });
 });
