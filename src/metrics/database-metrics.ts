@@ -8,6 +8,7 @@ import {
   type LedgerTotals,
   type OutboxDepth,
   readButtonLatency,
+  readLastSuccess,
   readLedgerTotals,
   readOutbox,
 } from './database-snapshot.ts';
@@ -68,6 +69,20 @@ export function databaseMetrics(registry: Registry, options: DatabaseMetricsOpti
     log,
     'sync-button requests',
   );
+  const lastSuccess = lastGood(
+    cachedRead(() => readLastSuccess(sql, connectionId), cacheMs, timeoutMs),
+    log,
+    'last successful runs',
+  );
+  new Gauge({
+    name: 'ledgersync_last_success_timestamp_seconds',
+    help: 'When the last successful run of each kind (coa: the chart mirror) finished, in Unix seconds; alert on time() minus this.',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      for (const r of (await lastSuccess()) ?? []) this.set({ kind: r.kind }, r.at);
+    },
+  });
   outboxGauges(registry, outbox);
   ledgerGauges(registry, ledger);
   buttonSeries(registry, button);
@@ -76,8 +91,8 @@ export function databaseMetrics(registry: Registry, options: DatabaseMetricsOpti
     help: '1 when the last Postgres reads behind the database series succeeded; 0 shows stale values.',
     registers: [registry],
     async collect() {
-      await Promise.all([outbox(), ledger(), button()]);
-      this.set(outbox.ok() && ledger.ok() && button.ok() ? 1 : 0);
+      await Promise.all([outbox(), ledger(), button(), lastSuccess()]);
+      this.set(outbox.ok() && ledger.ok() && button.ok() && lastSuccess.ok() ? 1 : 0);
     },
   });
 }

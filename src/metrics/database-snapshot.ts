@@ -122,3 +122,15 @@ export async function readButtonLatency(
     states: { OPEN: row?.open ?? 0, ANSWERED: row?.count ?? 0, EXPIRED: row?.expired ?? 0 },
   };
 }
+
+/** When each kind (and the chart, `coa`) last finished a run that succeeded, in Unix seconds. */
+export async function readLastSuccess(
+  sql: Sql,
+  connectionId: string,
+): Promise<{ kind: string; at: number }[]> {
+  const rows = await sql<{ kind: string; at: number }[]>`
+    select kind, extract(epoch from max(finished_at))::float8 as at from runs
+    where connection_id = ${connectionId} and status = 'succeeded' and finished_at is not null
+    group by kind`;
+  return rows.map((r) => ({ kind: r.kind, at: Number(r.at) }));
+}

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { readFileSync } from 'node:fs';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { JobAttemptEvent } from '../../jobs/worker.ts';
 import type { PlatformAttemptEvent } from '../platform/client.ts';
 import { type DatabaseMetricsOptions, databaseMetrics } from './database-metrics.ts';
@@ -23,9 +24,13 @@ export interface Metrics {
 export interface MetricsOptions {
   /** The Postgres-backed series (outbox, reported outcomes, sync button); off without it. */
   database?: DatabaseMetricsOptions;
-  /** Node.js process series (CPU, memory, event loop), prefixed ledgersync_. Default on. */
+  /** Node.js process series (CPU, memory, event loop) under their standard names. Default on. */
   processMetrics?: boolean;
 }
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 /**
  * The process's metrics: one registry (not prom-client's global one), fed by observers the
@@ -34,7 +39,15 @@ export interface MetricsOptions {
  */
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
-  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'ledgersync_' });
+  // Standard names (process_cpu_seconds_total, nodejs_heap_size_used_bytes, ...), as every
+  // dashboard and alert written for Node.js expects them.
+  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'ledgersync_build_info',
+    help: 'Always 1; the labels say which ledgersync and which Node.js this process runs.',
+    labelNames: ['version', 'node'],
+    registers: [registry],
+  }).set({ version, node: process.version }, 1);
   const observePlatform = platformMetrics(registry);
   const observeJob = jobMetrics(registry);
   let watching = false;

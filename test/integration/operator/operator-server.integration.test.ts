@@ -93,7 +93,14 @@ describe('GET /metrics after an end-to-end sync', () => {
       sumOf(text, 'ledgersync_job_duration_seconds_count', { queue: 'sync-button', status: 'completed' }),
     ).toBe(1);
     expect(text).toMatch(/^ledgersync_metrics_database_up 1$/m);
-    expect(text).toMatch(/^ledgersync_process_cpu_user_seconds_total /m);
+    // Node.js process series under their standard names; build info; last success per kind.
+    expect(text).toMatch(/^process_cpu_user_seconds_total /m);
+    expect(text).toMatch(/^nodejs_heap_size_used_bytes /m);
+    const lastSuccess = text.match(
+      /^ledgersync_last_success_timestamp_seconds\{kind="[a-z]+"\} ([\d.e+]+)$/m,
+    );
+    expect(Number(lastSuccess?.[1])).toBeGreaterThan(Date.now() / 1000 - 3600);
+    expect(text).toMatch(/^ledgersync_build_info\{version="\d+\.\d+\.\d+",node="v\d+[^"]*"\} 1$/m);
   });
 
   it('no secret reaches the exposition', () => {

@@ -54,7 +54,7 @@ describe('metrics registry', () => {
     expect(
       line(body, 'ledgersync_platform_request_duration_seconds_sum{method="GET",route="/transactions/:id"}'),
     ).toBe('0.13');
-    expect(body).not.toContain('ledgersync_process_');
+    expect(body).not.toContain('process_cpu');
   });
 
   it('job attempts: durations by queue and outcome; object counts from the sync summary', async () => {
