@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { OPERATOR_COOKIE, type OperatorAccess } from './operator-access.ts';
+import { OPERATOR_COOKIE, type OperatorAccess, SESSION_TTL_S } from './operator-access.ts';
 import { signInPage } from './sign-in-page.ts';
 
 /** Where a login may send the browser: only this server's operator pages. */
@@ -45,7 +45,7 @@ export function loginRoutes(access: OperatorAccess) {
     const secure = isHttps(request) ? '; Secure' : '';
     reply.header(
       'set-cookie',
-      `${OPERATOR_COOKIE}=${access.sessionValue()}; Path=/; HttpOnly; SameSite=Lax; Max-Age=43200${secure}`,
+      `${OPERATOR_COOKIE}=${access.sessionValue()}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_TTL_S}${secure}`,
     );
     return reply.redirect(target, 303);
   };

@@ -49,24 +49,42 @@ function bearerOf(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-export function operatorAccess(token: string | undefined, host: string | undefined): OperatorAccess {
+/** How long a sign-in lasts: the cookie's Max-Age, and checked by the server too. */
+export const SESSION_TTL_S = 12 * 3600;
+
+export function operatorAccess(
+  token: string | undefined,
+  host: string | undefined,
+  now: () => number = Date.now,
+): OperatorAccess {
   const mode: AccessMode = token ? 'token' : isLoopback(host) ? 'open' : 'closed';
-  // A login cookie that only this token produces; stealing it never yields the token.
-  const session = token
-    ? createHmac('sha256', token).update('ledgersync operator session').digest('hex')
-    : '';
+  // A login cookie only this token produces, valid until the time it carries: stealing one never
+  // yields the token, and a copied cookie stops working when the sign-in would have ended.
+  const sign = (expiresAt: number) =>
+    createHmac('sha256', token ?? '')
+      .update(`ledgersync operator session until ${expiresAt}`)
+      .digest('hex');
+  const validSession = (cookie: string): boolean => {
+    const dot = cookie.indexOf('.');
+    const expiresAt = Number(cookie.slice(0, dot));
+    if (dot <= 0 || !Number.isSafeInteger(expiresAt) || expiresAt * 1000 <= now()) return false;
+    return sameSecret(cookie.slice(dot + 1), sign(expiresAt));
+  };
   const tokenMatches = (candidate: string | undefined) =>
     Boolean(token) && candidate !== undefined && sameSecret(candidate, token!);
   return {
     mode,
     tokenMatches,
-    sessionValue: () => session,
+    sessionValue: () => {
+      const expiresAt = Math.floor(now() / 1000) + SESSION_TTL_S;
+      return `${expiresAt}.${sign(expiresAt)}`;
+    },
     credentialOf(request) {
       if (mode === 'open') return 'open';
       if (mode === 'closed') return null;
       if (tokenMatches(bearerOf(request))) return 'bearer';
       const cookie = cookieOf(request, OPERATOR_COOKIE);
-      if (cookie !== undefined && sameSecret(cookie, session)) return 'cookie';
+      if (cookie !== undefined && validSession(cookie)) return 'cookie';
       return null;
     },
   };

@@ -147,7 +147,7 @@ describe('access beyond loopback', () => {
     expect(login.status).toBe(303);
     expect(login.headers.get('location')).toBe('/admin/queues');
     const cookie = login.headers.get('set-cookie') ?? '';
-    expect(cookie).toMatch(/^ledgersync_operator=[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Lax/);
+    expect(cookie).toMatch(/^ledgersync_operator=\d+\.[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Lax/);
     expect(cookie).not.toContain(OPERATOR_TOKEN);
     const session = cookie.split(';')[0]!;
     expect((await get('/status', { cookie: session })).status).toBe(200);

@@ -4,7 +4,12 @@ import type { Queues } from '../../../jobs/queues.ts';
 import { silentLogger } from '../../../src/log.ts';
 import { createMetrics } from '../../../src/metrics/metrics.ts';
 import { safeNext } from '../../../src/server/login-route.ts';
-import { isLoopback } from '../../../src/server/operator-access.ts';
+import {
+  isLoopback,
+  OPERATOR_COOKIE,
+  operatorAccess,
+  SESSION_TTL_S,
+} from '../../../src/server/operator-access.ts';
 import { buildServer, type ServerDeps, startServer } from '../../../src/server/server.ts';
 
 /** Access rules over inject(): no database or Redis is reached before a refusal. */
@@ -140,5 +145,26 @@ describe('helpers', () => {
     ]) {
       expect(safeNext(bad), String(bad)).toBe('/status');
     }
+  });
+});
+
+describe('the operator sign-in expires', () => {
+  const request = (cookie: string) => ({ headers: { cookie: `${OPERATOR_COOKIE}=${cookie}` } }) as never;
+
+  it('a session cookie is accepted until its time, refused after it, and cannot be extended by hand', () => {
+    let now = Date.parse('2026-11-23T08:00:00Z');
+    const access = operatorAccess(TOKEN, '0.0.0.0', () => now);
+    const cookie = access.sessionValue();
+    expect(access.credentialOf(request(cookie))).toBe('cookie');
+    now += (SESSION_TTL_S - 60) * 1000;
+    expect(access.credentialOf(request(cookie))).toBe('cookie');
+    now += 120 * 1000;
+    expect(access.credentialOf(request(cookie))).toBeNull();
+    // Moving the expiry forward breaks the signature.
+    const [, signature] = cookie.split('.');
+    expect(access.credentialOf(request(`${Math.floor(now / 1000) + 3600}.${signature}`))).toBeNull();
+    // A cookie made with another token is refused.
+    const other = operatorAccess('another-token-0123456789', '0.0.0.0', () => now).sessionValue();
+    expect(access.credentialOf(request(other))).toBeNull();
   });
 });
