@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import type { ObjectKindName } from '../src/sync/objects/kinds.ts';
 import { SYNC_WINDOW_MS } from '../src/sync/sync-button/window.ts';
 import { coalesceId, scheduledJobId, syncButtonJobId, watchdogJobId } from './job-ids.ts';
@@ -5,6 +6,36 @@ import type { CoaMirrorPayload, SyncButtonPayload, SyncObjectsPayload, Trigger }
 import type { Queues } from './queues.ts';
 
 /** Triggers only enqueue: these are the only ways work enters the queues. */
+
+/** How long a webhook's enqueue may take before the delivery is answered 5xx (F21 redelivers). */
+export const ENQUEUE_DEADLINE_MS = 2_000;
+
+/** An enqueue that failed or did not finish in time; the job may or may not have been added. */
+export class EnqueueError extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'EnqueueError';
+  }
+}
+
+/**
+ * Runs an enqueue with a deadline. The producer connection fails at once while Redis is down
+ * (jobs/queues.ts); the deadline covers a Redis that accepts the connection and does not
+ * answer. A late add is harmless: every enqueue here is idempotent by job or deduplication id.
+ */
+export async function enqueueWithin<T>(deadlineMs: number, enqueue: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new EnqueueError(`the queue did not answer within ${deadlineMs} ms`)),
+      deadlineMs,
+    );
+  });
+  const work = enqueue().catch((error: unknown) => {
+    throw error instanceof EnqueueError ? error : new EnqueueError('the queue refused the job', error);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
 /** A cron tick: one job per connection, kind and window across every replica. */
 export async function enqueueScheduledSync(
@@ -27,9 +58,32 @@ export async function enqueueScheduledMirror(
 }
 
 /**
+ * The deduplication id of a kind names the job new events fold into. When that job is active
+ * but its lock has lapsed, the worker running it died (kill -9, a lost host): events folded into
+ * it would wait until BullMQ finds it stalled and runs it again to the end. The id is released
+ * instead, so the event makes a new run at once; the dead job, recovered later, finds the kind's
+ * lock taken or nothing left to do. Best effort: when the check cannot be made, the event folds
+ * as usual.
+ */
+async function releaseDeadRun(queue: Queue, deduplicationId: string): Promise<void> {
+  try {
+    const jobId = await queue.getDeduplicationJobId(deduplicationId);
+    if (!jobId || (await queue.getJobState(jobId)) !== 'active') return;
+    const client = await queue.getBackend().client;
+    // BullMQ keeps a job's lock at <prefix>:<queue>:<job id>:lock while a live worker holds it.
+    if ((await client.get(`${queue.toKey(jobId)}:lock`)) !== null) return;
+    // Removes the id only while it still names that job (another event may have moved it on).
+    await (await queue.getJob(jobId))?.removeDeduplicationKey();
+  } catch {
+    // The add below folds the event as it would have.
+  }
+}
+
+/**
  * An event says objects of a kind may be ready: at most one run waits per kind, however many
  * events arrive (a burst of 1,000 makes one run). An event that arrives while a run is active
- * leaves exactly one follow-up, because the active run may already have passed that object.
+ * leaves exactly one follow-up, because the active run may already have passed that object; an
+ * active run whose worker died does not hold events back (releaseDeadRun).
  */
 export async function enqueueCoalescedSync(
   queues: Queues,
@@ -38,6 +92,7 @@ export async function enqueueCoalescedSync(
   options: { trigger?: Trigger; delayMs?: number } = {},
 ): Promise<void> {
   const data: SyncObjectsPayload = { connectionId, kind, trigger: options.trigger ?? 'webhook' };
+  await releaseDeadRun(queues.objectSync, coalesceId(connectionId, kind));
   await queues.objectSync.add(`sync ${kind}`, data, {
     deduplication: { id: coalesceId(connectionId, kind), keepLastIfActive: true },
     ...(options.delayMs ? { delay: options.delayMs } : {}),

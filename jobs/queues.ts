@@ -1,4 +1,5 @@
-import { type JobsOptions, Queue } from 'bullmq';
+import { type JobsOptions, Queue, type WorkerOptions } from 'bullmq';
+import { type RedisWatch, reconnectSoon, redisWatch } from '../src/infra/redis-connection.ts';
 import { QUEUE_NAMES } from './payloads.ts';
 
 export interface QueueConnection {
@@ -14,6 +15,8 @@ export interface Queues {
   syncButton: Queue;
   coaMirror: Queue;
   syncWatchdog: Queue;
+  /** Whether their Redis is known to be down (one line per outage is logged there). */
+  redis?: RedisWatch;
   all(): Queue[];
   close(): Promise<void>;
 }
@@ -34,18 +37,59 @@ export const JOB_OPTIONS: Record<QueueKey, JobsOptions> = {
   syncWatchdog: { ...KEEP, attempts: 5, backoff: { type: 'exponential', delay: 1_000 } },
 };
 
-/** BullMQ connection options: blocking commands must not give up (maxRetriesPerRequest: null). */
+/**
+ * Lock and stalled-job settings per queue. A job whose worker died (kill -9) is found stalled
+ * once its lock lapses (lockDuration, renewed every half of it) and a stalled check has seen it
+ * twice (stalledInterval): BullMQ's 30 s and 30 s made webhook-triggered syncs wait about a
+ * minute after a crash, because new events fold into the dead job (enqueue.ts). The sync queues
+ * use 10 s and 5 s, so a dead job runs again within about 20 s; a live worker renews its locks
+ * every 5 s, which leaves room for a busy event loop.
+ */
+export const WORKER_TUNING: Record<
+  QueueKey,
+  Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount'>
+> = {
+  objectSync: { lockDuration: 10_000, stalledInterval: 5_000 },
+  syncButton: { lockDuration: 10_000, stalledInterval: 5_000 },
+  coaMirror: { lockDuration: 10_000, stalledInterval: 5_000 },
+  syncWatchdog: {},
+};
+
+/**
+ * Connection options of BullMQ workers: their blocking commands must not give up
+ * (`maxRetriesPerRequest: null`, which BullMQ requires), and they reconnect at most 2 s after
+ * Redis is back (BullMQ's own default backs off to 20 s).
+ */
 export function bullConnection(redisUrl: string) {
-  return { url: redisUrl, maxRetriesPerRequest: null };
+  return { url: redisUrl, maxRetriesPerRequest: null, retryStrategy: reconnectSoon };
+}
+
+/**
+ * Connection options of the queues jobs are added through (webhooks, schedules, follow-ups):
+ * while Redis is unreachable an add fails at once instead of waiting in ioredis's offline
+ * queue, so the webhook route answers 5xx and the platform redelivers (docs/platform.md F21).
+ */
+export function producerConnection(redisUrl: string) {
+  return {
+    url: redisUrl,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    retryStrategy: reconnectSoon,
+  };
 }
 
 export function createQueues(connection: QueueConnection): Queues {
-  const make = (key: QueueKey) =>
-    new Queue(QUEUE_NAMES[key], {
-      connection: bullConnection(connection.redisUrl),
+  const watch = redisWatch(connection.redisUrl);
+  const make = (key: QueueKey) => {
+    const queue = new Queue(QUEUE_NAMES[key], {
+      connection: producerConnection(connection.redisUrl),
       prefix: connection.prefix,
       defaultJobOptions: JOB_OPTIONS[key],
     });
+    // One line per outage, not a stack per reconnect attempt (src/infra/redis-connection.ts).
+    queue.on('error', (error) => watch.error(error, { queue: QUEUE_NAMES[key] }, 'queue error'));
+    return queue;
+  };
   const queues = {
     objectSync: make('objectSync'),
     syncButton: make('syncButton'),
@@ -55,9 +99,21 @@ export function createQueues(connection: QueueConnection): Queues {
   const all = () => Object.values(queues);
   return {
     ...queues,
+    redis: watch,
     all,
+    /**
+     * With Redis unreachable a queue cannot close cleanly (its producer connection refuses the
+     * QUIT): it is disconnected instead, without waiting, since BullMQ's disconnect then never
+     * resolves.
+     */
     async close() {
-      await Promise.all(all().map((q) => q.close()));
+      await Promise.all(
+        all().map((q) =>
+          q.close().catch(() => {
+            void Promise.resolve(q.disconnect()).catch(() => undefined);
+          }),
+        ),
+      );
     },
   };
 }

@@ -1,8 +1,9 @@
 import { type Job, Worker, type WorkerOptions } from 'bullmq';
 import type { AppContext } from '../src/app/app-context.ts';
+import { redisWatch } from '../src/infra/redis-connection.ts';
 import { OBJECT_KINDS } from '../src/sync/objects/kinds.ts';
 import { QUEUE_NAMES } from './payloads.ts';
-import { bullConnection, type QueueConnection, type QueueKey, type Queues } from './queues.ts';
+import { bullConnection, type QueueConnection, type QueueKey, type Queues, WORKER_TUNING } from './queues.ts';
 import { runCoaMirrorJob, runObjectSyncJob } from './run-object-sync.ts';
 import { processSyncButton } from './sync-button.ts';
 import { processSyncWatchdog } from './watchdog.ts';
@@ -104,11 +105,13 @@ async function closeWorker(worker: Worker, timeoutMs: number, app: AppContext): 
 
 export function startWorkers(app: AppContext, settings: WorkerSettings): RunningWorkers {
   const keys = settings.queuesToWork ?? (Object.keys(QUEUE_NAMES) as QueueKey[]);
+  const watch = redisWatch(settings.connection.redisUrl, app.log);
   const workers = keys.map((key) => {
     const worker = new Worker(QUEUE_NAMES[key], processorFor(key, app, settings), {
       connection: bullConnection(settings.connection.redisUrl),
       prefix: settings.connection.prefix,
       concurrency: settings.concurrency?.[key] ?? CONCURRENCY[key],
+      ...WORKER_TUNING[key],
       ...settings.tuning,
     });
     worker.on('failed', (job, error) =>
@@ -117,8 +120,9 @@ export function startWorkers(app: AppContext, settings: WorkerSettings): Running
         'job failed',
       ),
     );
-    // Without a listener an 'error' event would throw; Redis hiccups are retried by BullMQ.
-    worker.on('error', (error) => app.log.error({ queue: QUEUE_NAMES[key], err: error }, 'worker error'));
+    // Without a listener an 'error' event would throw. BullMQ reconnects by itself: a Redis outage
+    // is one line (and one when it ends), not a stack per attempt; other errors are logged.
+    worker.on('error', (error) => watch.error(error, { queue: QUEUE_NAMES[key] }, 'worker error'));
     observeAttempts(worker, key, app, settings);
     return worker;
   });

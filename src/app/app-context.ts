@@ -2,10 +2,17 @@ import { Redis } from 'ioredis';
 import type { Sql } from 'postgres';
 import type { Config } from '../config.ts';
 import { createErp, type ErpAdapter } from '../erp/index.ts';
+import {
+  closeRedis,
+  commandRedisOptions,
+  redisWatch,
+  workerRedisOptions,
+} from '../infra/redis-connection.ts';
 import type { Logger } from '../log.ts';
 import { createPlatformClient, type PlatformClient, type PlatformClientOptions } from '../platform/client.ts';
 import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
 import type { SyncPlatform } from '../sync/objects/platform-port.ts';
+import { guardTransactions } from './database.ts';
 
 export interface PlatformEndpoint {
   baseUrl: string;
@@ -54,9 +61,23 @@ export function createAppContext(options: {
   endpoint: PlatformEndpoint;
   /** Called once per platform HTTP attempt (metrics). */
   observe?: PlatformClientOptions['observe'];
+  /**
+   * `command`: one CLI command, which must fail within seconds when Redis is down (and says so
+   * in its one error line, not in warnings); `worker` (the default): a long-running process that
+   * rides out a Redis restart and logs one line per outage (src/infra/redis-connection.ts).
+   */
+  redisRole?: 'command' | 'worker';
 }): AppContext {
-  const { config, log, sql } = options;
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const { config, log } = options;
+  // Transactions that survive a database restart (src/app/database.ts); the same pool otherwise.
+  const sql = guardTransactions(options.sql);
+  const role = options.redisRole ?? 'worker';
+  const redis = new Redis(
+    options.redisUrl,
+    role === 'command' ? commandRedisOptions() : workerRedisOptions(),
+  );
+  // Without a listener ioredis prints every reconnect attempt's stack ("Unhandled error event").
+  redisWatch(options.redisUrl, log, { announce: role === 'worker' }).attach(redis);
   const platform = createPlatformClient({
     ...options.endpoint,
     ...(options.observe ? { observe: options.observe } : {}),
@@ -95,7 +116,7 @@ export function createAppContext(options: {
     async close() {
       await erp.close();
       await platform.close();
-      await redis.quit().catch(() => redis.disconnect());
+      await closeRedis(redis);
     },
   };
 }

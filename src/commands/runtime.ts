@@ -1,9 +1,12 @@
 import postgres, { type Sql } from 'postgres';
 import { migrateAll } from '../../db/runner.ts';
+import { databaseUnavailableMessage, guardTransactions, isDatabaseUnavailable } from '../app/database.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { isRedisFailure, RedisUnavailableError, redisHost } from '../infra/redis-connection.ts';
 import { provideServices, type Services } from '../infra/services.ts';
 import { onShutdown, runCleanups } from '../infra/shutdown.ts';
 import { createLogger, type Logger } from '../log.ts';
+import { scrubString } from '../secrets.ts';
 
 /** Exit codes scripts can rely on (README "Exit codes"). */
 export const EXIT = {
@@ -52,15 +55,20 @@ export async function withRuntime(fn: (runtime: Runtime) => Promise<number | und
   const config = loadConfigOrExit();
   const log = createLogger({ level: config.LOG_LEVEL });
   let exitCode: number = EXIT.ok;
+  let redisUrl = config.REDIS_URL;
   try {
     const services = await provideServices(config, log);
+    redisUrl = services.redisUrl;
     onShutdown(() => services.stop(), log);
-    // The worker's tables are unqualified: the pool works in DATABASE_SCHEMA.
-    const sql = postgres(services.databaseUrl, {
-      max: 10,
-      onnotice: () => {},
-      connection: { search_path: config.DATABASE_SCHEMA },
-    });
+    // The worker's tables are unqualified: the pool works in DATABASE_SCHEMA. Its transactions
+    // survive the database going away (src/app/database.ts).
+    const sql = guardTransactions(
+      postgres(services.databaseUrl, {
+        max: 10,
+        onnotice: () => {},
+        connection: { search_path: config.DATABASE_SCHEMA },
+      }),
+    );
     onShutdown(() => sql.end({ timeout: 5 }), log);
     // Pending migrations are applied first (concurrent-safe), so no command meets a missing table.
     const { applied } = await migrateAll(sql, {
@@ -70,13 +78,30 @@ export async function withRuntime(fn: (runtime: Runtime) => Promise<number | und
     });
     exitCode = (await fn({ config, log, services, sql, migrated: applied })) ?? EXIT.ok;
   } catch (error) {
-    exitCode = reportFailure(error, log);
+    exitCode = reportFailure(error, log, redisUrl);
   }
   await runCleanups();
   process.exit(exitCode);
 }
 
-function reportFailure(error: unknown, log: Logger): number {
+/**
+ * A Redis that is down or refuses the credentials, met before the work (the PING of withApp) or
+ * during it (a command refused after its reconnects): one line naming the host and the cause,
+ * never a stack; the error itself goes to the log at debug level.
+ */
+function redisFailure(error: unknown, redisUrl: string | undefined): RedisUnavailableError | null {
+  if (error instanceof RedisUnavailableError) return error;
+  if (redisUrl && isRedisFailure(error)) return new RedisUnavailableError(redisHost(redisUrl), error);
+  return null;
+}
+
+function reportFailure(error: unknown, log: Logger, redisUrl: string | undefined): number {
+  const redis = redisFailure(error, redisUrl);
+  if (redis) {
+    log.debug({ err: error }, 'Redis unavailable');
+    process.stderr.write(`ledgersync: ${redis.message}\n`);
+    return redis.trouble === 'credentials' ? EXIT.config : EXIT.unavailable;
+  }
   if (error instanceof CommandError) {
     process.stderr.write(`ledgersync: ${error.message}\n`);
     return error.exitCode;
@@ -97,7 +122,16 @@ function reportFailure(error: unknown, log: Logger): number {
     process.stderr.write(`ledgersync: ${error.message}\n`);
     return EXIT.unavailable;
   }
+  if (isDatabaseUnavailable(error)) {
+    // README "Exit codes": a service it needs is unavailable. The outbox and the sync ledger
+    // keep what was done; the next run carries on from there.
+    log.debug({ err: error }, 'PostgreSQL unavailable');
+    process.stderr.write(`ledgersync: ${databaseUnavailableMessage(error)}\n`);
+    return EXIT.unavailable;
+  }
   log.error({ err: error }, 'command failed');
-  process.stderr.write(`ledgersync: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `ledgersync: ${scrubString(error instanceof Error ? error.message : String(error))}\n`,
+  );
   return EXIT.failed;
 }

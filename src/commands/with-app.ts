@@ -1,8 +1,14 @@
 import { type AppContext, createAppContext, endpointFromConfig } from '../app/app-context.ts';
 import { resolveConnection } from '../app/connection.ts';
+import { ensureRedisReachable } from '../infra/redis-connection.ts';
 import type { Runtime } from './runtime.ts';
 
-/** The app context for one command on the runtime's pool, closed whatever happens. */
+/**
+ * The app context for one command on the runtime's pool, closed whatever happens. Redis is
+ * checked first with a bounded PING, so a command against a Redis that is down or refuses the
+ * credentials stops within seconds with one line naming the host (exit 69, or 78 for
+ * credentials) instead of waiting for it.
+ */
 export async function withApp<T>(runtime: Runtime, fn: (app: AppContext) => Promise<T>): Promise<T> {
   const { config, log, sql, services } = runtime;
   const app = createAppContext({
@@ -11,8 +17,10 @@ export async function withApp<T>(runtime: Runtime, fn: (app: AppContext) => Prom
     sql,
     redisUrl: services.redisUrl,
     endpoint: endpointFromConfig(config),
+    redisRole: 'command',
   });
   try {
+    await ensureRedisReachable(app.redis, services.redisUrl);
     return await fn(app);
   } finally {
     await app.close();

@@ -63,9 +63,9 @@ async function start(runtime: Runtime, options: WorkerOptions, parts: Parts): Pr
   const { config, log, services } = runtime;
   // One registry for the process: the platform client, the workers and Postgres feed it.
   const metrics = createMetrics();
-  // The runtime has applied pending migrations. Each running sync holds one session for its
-  // advisory lock (up to 5 kinds + 2 button runs + 1 mirror), so the worker's pool is larger than
-  // the commands' 10.
+  // The runtime has applied pending migrations. Up to 5 kinds, 2 button runs and 1 mirror run at
+  // once, each writing pages three at a time, so the worker's pool is larger than the commands' 10.
+  // (Each run's advisory lock has a connection of its own, outside this pool: src/sync/kind-lock.ts.)
   parts.sql = postgres(services.databaseUrl, {
     max: 24,
     onnotice: () => {},

@@ -1,12 +1,17 @@
 import type { Sql } from 'postgres';
-import { enqueueCoalescedSync, enqueueSyncButton } from '../../jobs/enqueue.ts';
+import {
+  ENQUEUE_DEADLINE_MS,
+  enqueueCoalescedSync,
+  enqueueSyncButton,
+  enqueueWithin,
+} from '../../jobs/enqueue.ts';
 import type { Queues } from '../../jobs/queues.ts';
 import type { Logger } from '../log.ts';
 import type { WebhookEvent } from '../platform/schemas/webhooks.ts';
-import { closeSyncRequest, recordSyncRequest } from '../sync/sync-button/requests.ts';
+import { closeSyncRequest, getSyncRequest, recordSyncRequest } from '../sync/sync-button/requests.ts';
 import { deadlineOf } from '../sync/sync-button/window.ts';
 import { actionFor, type EventAction } from './event-actions.ts';
-import { recordEventOnce } from './webhook-store.ts';
+import { markEventEnqueued, recordEvent } from './webhook-store.ts';
 
 export interface AcceptDeps {
   sql: Sql;
@@ -19,6 +24,8 @@ export interface AcceptDeps {
   /** The sync-button watchdog runs this long before the deadline. */
   watchdogLeadMs: number;
   now: () => number;
+  /** An enqueue that takes longer fails the delivery (5xx, F21 redelivers); default 2 s. */
+  enqueueWithinMs?: number;
 }
 
 export type Acceptance =
@@ -34,9 +41,12 @@ function describe(action: EventAction): string {
 }
 
 /**
- * Acts on one verified event: its id is recorded and its job enqueued in one database
- * transaction, so a failure to enqueue leaves the id unrecorded and the platform's retry (F21)
- * gets another chance; a repeated id is a no-op. Job ids make a second enqueue harmless.
+ * Acts on one verified event, never holding a database transaction across a Redis call
+ * (docs/decisions.md "Webhooks: commit, then enqueue"): the event id is recorded and committed,
+ * then its job is enqueued with a deadline, then the id is marked enqueued. When the enqueue
+ * fails (Redis down) the caller answers 5xx and the platform redelivers the same id (F21); that
+ * delivery finds the id recorded but not enqueued and enqueues it then. An id already enqueued
+ * is a duplicate. Job and deduplication ids make a second enqueue of the same work harmless.
  */
 export async function acceptEvent(deps: AcceptDeps, event: WebhookEvent): Promise<Acceptance> {
   const action = actionFor(event);
@@ -45,23 +55,31 @@ export async function acceptEvent(deps: AcceptDeps, event: WebhookEvent): Promis
   const receivedAt = deps.now();
   const created = Date.parse(event.created_at);
   if (receivedAt - created > deps.maxEventAgeMs) return { status: 'ignored', reason: 'event too old' };
-  return deps.sql.begin(async (tx) => {
-    const sql = tx as unknown as Sql;
-    if (!(await recordEventOnce(sql, event))) return { status: 'duplicate' } as const;
-    if (action.kind === 'sync') {
-      await enqueueCoalescedSync(deps.queues, deps.connectionId, action.objectKind, { trigger: 'webhook' });
-      return { status: 'accepted', action: describe(action) } as const;
-    }
-    return acceptSyncButton(deps, sql, action, event, receivedAt);
-  }) as Promise<Acceptance>;
+  if ((await recordEvent(deps.sql, event)) === 'done') return { status: 'duplicate' };
+  const enqueueWithinMs = deps.enqueueWithinMs ?? ENQUEUE_DEADLINE_MS;
+  if (action.kind === 'sync') {
+    await enqueueWithin(enqueueWithinMs, () =>
+      enqueueCoalescedSync(deps.queues, deps.connectionId, action.objectKind, { trigger: 'webhook' }),
+    );
+    await markEventEnqueued(deps.sql, event.id);
+    return { status: 'accepted', action: describe(action) };
+  }
+  const acceptance = await acceptSyncButton(deps, action, event, receivedAt, enqueueWithinMs);
+  await markEventEnqueued(deps.sql, event.id);
+  return acceptance;
 }
 
+/**
+ * The request is recorded once by its sync_request_id (a repeated event changes nothing), then
+ * enqueued while it is open: a redelivery after a failed enqueue finds it OPEN and enqueues it
+ * (the job ids are the request's, so a second enqueue adds nothing).
+ */
 async function acceptSyncButton(
   deps: AcceptDeps,
-  sql: Sql,
   action: Extract<EventAction, { kind: 'sync_button' }>,
   event: WebhookEvent,
   receivedAt: number,
+  enqueueWithinMs: number,
 ): Promise<Acceptance> {
   const deadline = deadlineOf(event.created_at, receivedAt);
   const request = {
@@ -71,24 +89,30 @@ async function acceptSyncButton(
     requestedAt: new Date(Math.min(Date.parse(event.created_at), receivedAt)),
     deadline,
   };
-  if (!(await recordSyncRequest(sql, request))) return { status: 'duplicate' };
-  if (deadline.getTime() <= receivedAt) {
+  const isNew = await recordSyncRequest(deps.sql, request);
+  const recorded = isNew ? null : await getSyncRequest(deps.sql, action.syncRequestId);
+  if (recorded && recorded.state !== 'OPEN') return { status: 'duplicate' };
+  const recordedDeadline = recorded?.deadline ?? deadline;
+  if (recordedDeadline.getTime() <= receivedAt) {
     // The window closed before the event arrived: the platform has already failed the rows.
-    await closeSyncRequest(sql, action.syncRequestId, 'EXPIRED');
+    await closeSyncRequest(deps.sql, action.syncRequestId, 'EXPIRED');
     return { status: 'ignored', reason: 'sync window already closed' };
   }
-  await enqueueSyncButton(
-    deps.queues,
-    {
-      connectionId: deps.connectionId,
-      objectType: action.objectType,
-      syncRequestId: action.syncRequestId,
-      deadline: deadline.toISOString(),
-    },
-    { watchdogLeadMs: deps.watchdogLeadMs, now: receivedAt },
+  await enqueueWithin(enqueueWithinMs, () =>
+    enqueueSyncButton(
+      deps.queues,
+      {
+        connectionId: recorded?.connectionId ?? deps.connectionId,
+        objectType: recorded?.objectType ?? action.objectType,
+        syncRequestId: action.syncRequestId,
+        deadline: recordedDeadline.toISOString(),
+      },
+      { watchdogLeadMs: deps.watchdogLeadMs, now: receivedAt },
+    ),
   );
+  if (!isNew) return { status: 'accepted', action: describe(action) };
   deps.log.info(
-    { syncRequestId: action.syncRequestId, deadline: deadline.toISOString() },
+    { syncRequestId: action.syncRequestId, deadline: recordedDeadline.toISOString() },
     'sync button pressed',
   );
   return { status: 'accepted', action: describe(action) };

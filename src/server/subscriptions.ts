@@ -45,23 +45,47 @@ export interface StoredChallenge {
   signature: string | null;
 }
 
-export async function challengesSince(sql: Sql, since: Date): Promise<StoredChallenge[]> {
+/**
+ * Opens a registration window (docs/platform.md F20): until it is closed or `ttlMs` has passed,
+ * the receiver keeps the challenges POSTed to the endpoint; outside one it keeps none.
+ */
+export async function openRegistration(sql: Sql, endpointUrl: string, ttlMs: number): Promise<string> {
+  const [row] = await sql<{ id: string }[]>`
+    insert into webhook_registrations (endpoint_url, expires_at)
+    values (${endpointUrl}, now() + ${ttlMs} * interval '1 millisecond')
+    returning id`;
+  return String(row!.id);
+}
+
+export async function noteRegistrationSubscription(
+  sql: Sql,
+  registrationId: string,
+  subscriptionId: string,
+): Promise<void> {
+  await sql`update webhook_registrations set subscription_id = ${subscriptionId} where id = ${registrationId}`;
+}
+
+/** Closes the window and drops the challenges it gathered. */
+export async function closeRegistration(sql: Sql, registrationId: string): Promise<void> {
+  await sql`delete from webhook_challenges where registration_id = ${registrationId}`;
+  await sql`update webhook_registrations set closed_at = now() where id = ${registrationId}`;
+}
+
+/**
+ * Challenges of the registrations open now, oldest first. A challenge goes to the newest open
+ * registration, which may be another replica's (or another endpoint's) opened at the same time:
+ * each registration reads them all and keeps those its own secret signed.
+ */
+export async function openChallenges(sql: Sql): Promise<StoredChallenge[]> {
   const rows = await sql<{ id: string; challenge: string; raw_body: string; signature: string | null }[]>`
-    select id, challenge, raw_body, signature from webhook_challenges
-    where received_at >= ${since} order by id`;
+    select c.id, c.challenge, c.raw_body, c.signature
+    from webhook_challenges c join webhook_registrations r on r.id = c.registration_id
+    where r.closed_at is null and r.expires_at > now()
+    order by c.id`;
   return rows.map((r) => ({
     id: String(r.id),
     challenge: r.challenge,
     rawBody: r.raw_body,
     signature: r.signature,
   }));
-}
-
-export async function deleteChallenge(sql: Sql, id: string): Promise<void> {
-  await sql`delete from webhook_challenges where id = ${id}`;
-}
-
-export async function databaseNow(sql: Sql): Promise<Date> {
-  const [row] = await sql<{ now: Date }[]>`select now() as now`;
-  return row!.now;
 }

@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Sql } from 'postgres';
+import { EnqueueError } from '../../jobs/enqueue.ts';
+import { classifyRedisError, redisCause } from '../infra/redis-connection.ts';
 import type { Logger } from '../log.ts';
 import { isValidWebhookSignature } from '../platform/resources/webhooks.ts';
 import { ChallengeDelivery, SIGNATURE_HEADER, WebhookEvent } from '../platform/schemas/webhooks.ts';
 import { type Acceptance, type AcceptDeps, acceptEvent } from './accept-event.ts';
+import { knownSecrets } from './subscriptions.ts';
 import type { SecretSource } from './webhook-secrets.ts';
 import { purgeWebhookState, storeChallenge } from './webhook-store.ts';
 
@@ -34,24 +37,47 @@ function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false } {
 }
 
 /**
+ * A {challenge} body (F20). Anyone can POST one, so it is kept only while this worker is
+ * registering a subscription (register-subscription.ts opens the window), a bounded number per
+ * registration; past that cap only a challenge signed with a secret of ours is kept, so
+ * strangers cannot crowd it out. Outside a registration a challenge is ignored: 200, nothing
+ * stored. A full window answers 503: the platform redelivers (F21), and by then the new
+ * subscription's secret is stored here and vouches for its challenge. (docs/decisions.md "A challenge is accepted only while this
+ * worker registers".)
+ */
+async function answerChallenge(
+  deps: WebhookRouteDeps,
+  challenge: string,
+  raw: Buffer,
+  signature: string | undefined,
+): Promise<Answer> {
+  // Read afresh, not through the delivery cache: the challenge may come before the new
+  // subscription's secret is stored, and a cache filled then would refuse its first events.
+  const trusted = async () =>
+    (await knownSecrets(deps.sql)).some((s) => isValidWebhookSignature(s, raw, signature));
+  const outcome = await storeChallenge(
+    deps.sql,
+    { challenge, rawBody: raw.toString('utf8'), signature: signature ?? null },
+    trusted,
+  );
+  if (outcome === 'stored') return { status: 200, body: { status: 'challenge received' } };
+  if (outcome === 'no_registration') {
+    return { status: 200, body: { status: 'ignored', reason: 'no webhook registration in progress' } };
+  }
+  return { status: 503, body: { error: 'busy, retry later' } };
+}
+
+/**
  * POST /webhooks: size (413) → signature over the raw bytes, constant time (401) → JSON (400) →
- * envelope (400) → age, duplicate id, action (200). A {challenge} body (F20) is stored for the
- * registration code, which checks its signature once it knows the secret.
+ * envelope (400) → age, duplicate id, action (200); 503 when the event's job could not be
+ * enqueued, so the platform redelivers. A {challenge} body goes to answerChallenge.
  */
 async function answer(deps: WebhookRouteDeps, raw: Buffer, signature: string | undefined): Promise<Answer> {
   const json = parseJson(raw);
   const body = json.ok ? json.value : undefined;
   const challenge = ChallengeDelivery.safeParse(body);
   if (challenge.success && (body as { type?: unknown }).type === undefined) {
-    const stored = await storeChallenge(deps.sql, {
-      challenge: challenge.data.challenge,
-      rawBody: raw.toString('utf8'),
-      signature: signature ?? null,
-    });
-    return {
-      status: stored ? 200 : 429,
-      body: { status: stored ? 'challenge received' : 'too many challenges' },
-    };
+    return answerChallenge(deps, challenge.data.challenge, raw, signature);
   }
   const verifies = (secrets: string[]) => secrets.some((s) => isValidWebhookSignature(s, raw, signature));
   const signed = verifies(await deps.secrets()) || verifies(await deps.secrets({ fresh: true }));
@@ -59,8 +85,21 @@ async function answer(deps: WebhookRouteDeps, raw: Buffer, signature: string | u
   if (!json.ok) return { status: 400, body: { error: 'body is not JSON' } };
   const event = WebhookEvent.safeParse(json.value);
   if (!event.success) return { status: 400, body: { error: 'not a webhook event envelope' } };
-  const acceptance = await acceptEvent(deps, event.data);
-  return { status: STATUS_OF[acceptance.status], body: acceptance };
+  try {
+    const acceptance = await acceptEvent(deps, event.data);
+    return { status: STATUS_OF[acceptance.status], body: acceptance };
+  } catch (error) {
+    if (!(error instanceof EnqueueError)) throw error;
+    // The event is recorded; its redelivery enqueues it. A Redis outage is one line (logged by
+    // the queues' watch, src/infra/redis-connection.ts); each delivery it refuses is a debug line.
+    const watch = deps.queues.redis;
+    if (classifyRedisError(error) !== 'other') watch?.error(error);
+    const fields = { eventId: event.data.id, type: event.data.type, cause: redisCause(error) };
+    const line = 'webhook event not enqueued; the platform will redeliver it';
+    if (watch?.isDown) deps.log.debug(fields, line);
+    else deps.log.warn(fields, line);
+    return { status: 503, body: { error: 'queue unavailable, retry later' } };
+  }
 }
 
 function withinDeadline(work: Promise<Answer>, ms: number, log: Logger): Promise<Answer> {

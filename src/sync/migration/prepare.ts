@@ -44,7 +44,7 @@ const LOCK_NAME = 'ledgersync:migration';
  */
 export async function prepareMigration(deps: MigrationDeps, options: PrepareOptions): Promise<PrepareResult> {
   const result = emptyResult(options.provider);
-  const locked = await withKindLock(deps.sql, LOCK_NAME, () => run(deps, options, result));
+  const locked = await withKindLock(deps.sql, LOCK_NAME, (lockLost) => run(deps, options, result, lockLost));
   if (locked.busy) return { ...result, outcome: 'busy', blocker: busy() };
   return locked.value;
 }
@@ -53,12 +53,15 @@ async function run(
   deps: MigrationDeps,
   options: PrepareOptions,
   result: PrepareResult,
+  lockLost: AbortSignal,
 ): Promise<PrepareResult> {
   const begun = await begin(deps, options, result);
   if (!('id' in begun)) return begun;
   const ctx: StepContext = { deps, options, row: begun, notes: result.notes };
   for (const step of remainingSteps(begun.state)) {
     options.signal?.throwIfAborted();
+    // The lock's session ended (the database restarted): another prepare may start now.
+    lockLost.throwIfAborted();
     let outcome: StepOutcome;
     try {
       outcome = await STEP_RUNNERS[step](ctx);

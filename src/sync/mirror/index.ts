@@ -46,14 +46,26 @@ export async function mirrorChart(deps: MirrorDeps, options: MirrorOptions = {})
   const started = Date.now();
   const target = options.accountingConnectionId ?? deps.connectionId;
   const summary = emptySummary(target, options.dryRun === true);
-  const outcome = await withKindLock(deps.sql, mirrorLockName(target), () => run(deps, options, summary));
+  const outcome = await withKindLock(deps.sql, mirrorLockName(target), (lockLost) =>
+    run(deps, options, summary, lockLost),
+  );
   if (outcome.busy) summary.busy = true;
   summary.durationMs = Date.now() - started;
   return summary;
 }
 
-async function run(deps: MirrorDeps, options: MirrorOptions, summary: MirrorSummary): Promise<void> {
+async function run(
+  deps: MirrorDeps,
+  options: MirrorOptions,
+  summary: MirrorSummary,
+  lockLost: AbortSignal,
+): Promise<void> {
   const meter = { writes: 0, reads: 0 };
+  // Stopped by the caller, or the lock's session ended (another mirror may start now).
+  const stopIfAsked = () => {
+    options.signal?.throwIfAborted();
+    lockLost.throwIfAborted();
+  };
   const ctx: MirrorContext = {
     deps,
     // Always named, also for the active connection: if the active connection changes (a migration
@@ -66,13 +78,13 @@ async function run(deps: MirrorDeps, options: MirrorOptions, summary: MirrorSumm
       kinds: summary.kinds,
       writeCalls: meter.writes,
     })),
-    beforeCall: () => options.signal?.throwIfAborted(),
+    beforeCall: stopIfAsked,
   };
   const selected = new Set(options.kinds ?? MIRROR_KINDS);
   try {
     for (const kind of MIRROR_KINDS) {
       if (!selected.has(kind)) continue;
-      options.signal?.throwIfAborted();
+      stopIfAsked();
       await STEPS[kind](ctx);
     }
   } finally {

@@ -85,7 +85,9 @@ export async function syncObjects(
 ): Promise<ObjectSyncSummary> {
   const started = Date.now();
   const lockName = `ledgersync:sync:${deps.connectionId}:${kind}${options.syncRequestId ? `:${options.syncRequestId}` : ''}`;
-  const outcome = await withKindLock(deps.sql, lockName, () => runSync(deps, kind, options));
+  const outcome = await withKindLock(deps.sql, lockName, (lockLost) =>
+    runSync(deps, kind, options, lockLost),
+  );
   if (outcome.busy) return { ...emptySummary(kind), busy: true, durationMs: Date.now() - started };
   return { ...outcome.value, durationMs: Date.now() - started };
 }
@@ -94,6 +96,7 @@ async function runSync(
   deps: ObjectSyncDeps,
   kind: ObjectKindName,
   options: ObjectSyncOptions,
+  lockLost: AbortSignal,
 ): Promise<ObjectSyncSummary> {
   const spec = KIND_SPECS[kind];
   const summary = emptySummary(kind);
@@ -144,7 +147,8 @@ async function runSync(
   const inFlight = new Set<Promise<void>>();
   let pageError: unknown = null;
   for await (const page of prefetch(pages, options.readAhead ?? 2)) {
-    if (pageError) break;
+    // Without its lock the run stops between pages: another process may be running this kind.
+    if (pageError || lockLost.aborted) break;
     const task: Promise<void> = handlePage(page.items)
       .catch((error) => {
         pageError ??= error;
@@ -155,6 +159,7 @@ async function runSync(
   }
   await Promise.all(inFlight);
   if (pageError) throw pageError;
+  lockLost.throwIfAborted();
   await sending;
   if (!options.syncRequestId) await releaseClosedRequests(deps.sql, deps.connectionId);
   addReport(summary.reported, await freezeAndSend(report, spec.syncTypes, button));

@@ -87,7 +87,8 @@ describe('webhook receiver refusals (docs/platform.md F21)', () => {
     const body = JSON.stringify({ challenge: 'abc123' });
     const res = await post(body, { 'x-svc-webhook-signature': sign(body, 'whsec_not_known_yet_00000') });
     expect(res.statusCode).toBe(200);
-    expect(stored[0]?.slice(0, 2)).toEqual(['abc123', body]);
+    const insert = stored.find((values) => values.includes('abc123'));
+    expect(insert).toEqual(expect.arrayContaining(['abc123', body]));
   });
 
   it('503 (the platform retries) when the secrets cannot be read or the answer would take too long', async () => {
