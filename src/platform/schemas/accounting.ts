@@ -326,6 +326,9 @@ const ListCommon = {
   entity_id: z.string().min(1).optional(),
   is_active: z.enum(['true', 'false']).optional(),
   code: z.string().optional(),
+  /** docs/platform.md F28. */
+  remote_id: z.string().min(1).optional(),
+  is_synced: z.enum(['true', 'false']).optional(),
 };
 
 export const ListGlAccountsQuery = z.object({ ...ListCommon, visibility: Visibility.optional() });

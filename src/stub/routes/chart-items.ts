@@ -22,6 +22,10 @@ export interface ListFilters {
   start?: string;
   page_size: number;
   accounting_connection_id?: string;
+  /** docs/platform.md F28: the item with this ERP id. */
+  remote_id?: string;
+  /** docs/platform.md F28: items the platform has (or has not) synced; uploaded items are. */
+  is_synced?: 'true' | 'false';
 }
 
 export interface ItemKind<T extends Keyed> {
@@ -58,12 +62,17 @@ export function findItem<T extends Keyed>(
   throw notFound(noun, svcId);
 }
 
-/** Filters of docs/platform.md G16: is_active, code, visibility (entity_id: all items). */
+/**
+ * Filters of docs/platform.md G16 (is_active, code, visibility; entity_id: all items) and F28
+ * (remote_id, is_synced: an item without its own `is_synced` was uploaded, so it is synced).
+ */
 export function keepItem(filters: ListFilters) {
-  return (item: Keyed & { code?: string | null; visibility?: string }) =>
+  return (item: Keyed & { code?: string | null; visibility?: string; is_synced?: boolean }) =>
     (filters.is_active === undefined || String(item.is_active) === filters.is_active) &&
     (filters.code === undefined || (item.code ?? '') === filters.code) &&
-    (filters.visibility === undefined || item.visibility === filters.visibility);
+    (filters.visibility === undefined || item.visibility === filters.visibility) &&
+    (filters.remote_id === undefined || item.id === filters.remote_id) &&
+    (filters.is_synced === undefined || String(item.is_synced ?? true) === filters.is_synced);
 }
 
 export function listItems<T extends Keyed>(ctx: RouteContext, table: ItemTable<T>, filters: ListFilters) {

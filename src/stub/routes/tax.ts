@@ -38,6 +38,8 @@ const TaxListQuery = z.object({
   page_size: z.coerce.number().int().min(2).max(100).default(20),
   accounting_connection_id: z.string().min(1).optional(),
   is_active: z.enum(['true', 'false']).optional(),
+  remote_id: z.string().min(1).optional(),
+  is_synced: z.enum(['true', 'false']).optional(),
 });
 
 const glKnown = (chart: ConnectionChart, id: string) =>
