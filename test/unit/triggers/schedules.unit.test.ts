@@ -50,8 +50,9 @@ describe('schedules (docs/platform.md G10: polling cadence)', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 1_300));
     await schedules.stop();
-    const first = added.filter((a) => a.jobId?.endsWith(added[0]!.jobId!.split('|')[3]!));
-    expect(first.map((a) => [a.queue, a.jobId?.split('|').slice(0, 3).join('|'), a.data])).toEqual(
+    // Every tick adds one job per kind; under load the chart's tick may land in the next second,
+    // so the jobs are checked across the ticks seen, each named by its own window.
+    expect(added.map((a) => [a.queue, a.jobId?.split('|').slice(0, 3).join('|'), a.data])).toEqual(
       expect.arrayContaining([
         [
           'object-sync',
