@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Redis } from 'ioredis';
 import { type Logger, silentLogger } from '../log.ts';
 import { DEFAULT_RETRY, type RetryOptions } from './backoff.ts';
@@ -80,6 +81,9 @@ function buildClient(options: PlatformClientOptions) {
   const ownsRedis = typeof options.redis === 'string';
   const redis = typeof options.redis === 'string' ? new Redis(options.redis) : options.redis;
   const closing = new AbortController();
+  // Every attempt in flight listens to this signal (its deadline is chained to it, and removed
+  // when the attempt ends); a busy client has far more than Node's default of 10 at once.
+  setMaxListeners(0, closing.signal);
   const limiter = new RedisRateLimiter(redis, keyPrefix, { ...DEFAULT_LIMITER, ...options.limiter }, log);
   const transport = new HttpTransport({
     baseUrl,

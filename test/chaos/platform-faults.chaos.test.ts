@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
 import { runCli } from '../support/cli.ts';
 import { CLEAN_HISTORY, checkHistory } from '../support/history-check.ts';
 import { useTestRedis } from '../support/redis.ts';
-import { useSyncWorld } from '../support/sync-world.ts';
+import { useSyncWorld, worldEnv } from '../support/sync-world.ts';
 
 /**
  * A hostile platform, through the real binary: requests that never answer, 429 storms, drops
@@ -29,21 +28,7 @@ function scenario(
     const world = useSyncWorld();
     const redis = useTestRedis();
     const cli = (...args: string[]) =>
-      runCli(
-        args,
-        {
-          PLATFORM_BASE_URL: world.stub.apiUrl,
-          PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-          PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
-          PLATFORM_REQUEST_TIMEOUT_MS: '1500',
-          DATABASE_URL: world.db.url,
-          DATABASE_SCHEMA: world.db.schema,
-          LEDGER_SCHEMA: world.ledgerSchema,
-          REDIS_URL: redis.url,
-          QUEUE_PREFIX: redis.prefix,
-        },
-        120_000,
-      );
+      runCli(args, { ...worldEnv(world, redis), PLATFORM_REQUEST_TIMEOUT_MS: '1500' }, 120_000);
 
     it('nothing lost, nothing twice, books equal to platform marks, no key reused; documented exits', async () => {
       await world.seed({
@@ -71,6 +56,7 @@ function scenario(
       const faulty = await cli('sync', 'all', '--json');
       expect(DOCUMENTED_EXITS, faulty.stderr.slice(-2000)).toContain(faulty.code);
       expect(faulty.stderr).not.toMatch(/TypeError|ReferenceError|\n\s+at .+:\d+:\d+/);
+      expect(faulty.stderr).not.toContain('MaxListenersExceededWarning');
       await world.control('PUT', '/__stub/faults', {});
       const clean = await cli('sync', 'all', '--json');
       expect([0, 3], clean.stderr.slice(-2000)).toContain(clean.code);

@@ -1,22 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
 import { runCli } from '../support/cli.ts';
 import { useTestRedis } from '../support/redis.ts';
-import { useSyncWorld } from '../support/sync-world.ts';
+import { useSyncWorld, worldEnv } from '../support/sync-world.ts';
 
 const world = useSyncWorld();
 const redis = useTestRedis();
 
 const cli = (...args: string[]) =>
   runCli(args, {
-    PLATFORM_BASE_URL: world.stub.apiUrl,
-    PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-    PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
-    DATABASE_URL: world.db.url,
-    DATABASE_SCHEMA: world.db.schema,
-    LEDGER_SCHEMA: world.ledgerSchema,
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: redis.prefix,
+    ...worldEnv(world, redis),
   });
 
 const json = <T>(stdout: string): T => JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
@@ -148,14 +140,7 @@ describe('CLI verbs through the real binary', () => {
   it('--json prints exactly one JSON document on stdout; logs go to stderr', async () => {
     const verbose = (...args: string[]) =>
       runCli(args, {
-        PLATFORM_BASE_URL: world.stub.apiUrl,
-        PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-        PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
-        DATABASE_URL: world.db.url,
-        DATABASE_SCHEMA: world.db.schema,
-        LEDGER_SCHEMA: world.ledgerSchema,
-        REDIS_URL: redis.url,
-        QUEUE_PREFIX: redis.prefix,
+        ...worldEnv(world, redis),
         LOG_LEVEL: 'debug',
       });
     for (const args of [

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
 import { runCli } from '../support/cli.ts';
 import { useTestRedis } from '../support/redis.ts';
-import { useSyncWorld } from '../support/sync-world.ts';
+import { useSyncWorld, worldEnv } from '../support/sync-world.ts';
 
 /**
  * Setting up a customer on the built-in ledger by commands alone, as an operator (or
@@ -14,14 +13,7 @@ const redis = useTestRedis();
 
 const cli = (...args: string[]) =>
   runCli(args, {
-    PLATFORM_BASE_URL: world.stub.apiUrl,
-    PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-    PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
-    DATABASE_URL: world.db.url,
-    DATABASE_SCHEMA: world.db.schema,
-    LEDGER_SCHEMA: world.ledgerSchema,
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: redis.prefix,
+    ...worldEnv(world, redis),
   });
 
 describe('operator set-up verbs through the real binary', () => {

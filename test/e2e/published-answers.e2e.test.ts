@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { trialBalance, trialBalanceTotals } from '../../src/erp/ledger/trial-balance.ts';
 import { silentLogger } from '../../src/log.ts';
-import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
 import { runSyncButton } from '../../src/sync/sync-button/run-sync-button.ts';
 import { runCli } from '../support/cli.ts';
 import { useTestRedis } from '../support/redis.ts';
-import { useSyncWorld } from '../support/sync-world.ts';
+import { useSyncWorld, worldEnv } from '../support/sync-world.ts';
 
 /**
  * The whole product against a stub that answers sync posts as the published platform does:
@@ -20,14 +19,7 @@ const redis = useTestRedis();
 
 const cli = (...args: string[]) =>
   runCli(args, {
-    PLATFORM_BASE_URL: world.stub.apiUrl,
-    PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-    PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
-    DATABASE_URL: world.db.url,
-    DATABASE_SCHEMA: world.db.schema,
-    LEDGER_SCHEMA: world.ledgerSchema,
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: redis.prefix,
+    ...worldEnv(world, redis),
   });
 
 const lastJson = <T>(stdout: string): T => JSON.parse(stdout.trim().split('\n').at(-1)!) as T;

@@ -104,3 +104,20 @@ export function useSyncWorld(
     },
   };
 }
+
+/**
+ * The environment that points the real binary (or the compiled program, or a worker child) at a
+ * sync world: its stub and the stub's development client, its database schemas and a Redis.
+ */
+export function worldEnv(world: SyncWorld, redis: { url: string; prefix: string }): Record<string, string> {
+  return {
+    PLATFORM_BASE_URL: world.stub.apiUrl,
+    PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
+    PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
+    DATABASE_URL: world.db.url,
+    DATABASE_SCHEMA: world.db.schema,
+    LEDGER_SCHEMA: world.ledgerSchema,
+    REDIS_URL: redis.url,
+    QUEUE_PREFIX: redis.prefix,
+  };
+}

@@ -2,9 +2,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT } from '../../../src/stub/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
-import { useSyncWorld } from '../../support/sync-world.ts';
+import { useSyncWorld, worldEnv } from '../../support/sync-world.ts';
 
 /**
  * The production image runs the compiled program (`node dist/src/cli.js`, built by
@@ -65,14 +64,7 @@ describe('the compiled program (the production image entry point)', () => {
       bills: 12,
     });
     const result = await runCompiled(['sync', 'all', '--json'], {
-      PLATFORM_BASE_URL: world.stub.apiUrl,
-      PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-      PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
-      DATABASE_URL: world.db.url,
-      DATABASE_SCHEMA: world.db.schema,
-      LEDGER_SCHEMA: world.ledgerSchema,
-      REDIS_URL: redis.url,
-      QUEUE_PREFIX: redis.prefix,
+      ...worldEnv(world, redis),
     });
     expect([0, 3], result.stderr).toContain(result.code);
     const [row] = await world.db.sql`select count(*)::int as n from sync_ledger where state = 'REPORTED'`;

@@ -1,9 +1,8 @@
 import type { ReservedSql } from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT } from '../../../src/stub/index.ts';
 import { runCli } from '../../support/cli.ts';
 import { useTestRedis } from '../../support/redis.ts';
-import { useSyncWorld } from '../../support/sync-world.ts';
+import { useSyncWorld, worldEnv } from '../../support/sync-world.ts';
 
 /**
  * README "Exit codes": `sync` exits 69 and names what it skipped when another process was
@@ -15,14 +14,7 @@ const redis = useTestRedis();
 
 const cli = (...args: string[]) =>
   runCli(args, {
-    PLATFORM_BASE_URL: world.stub.apiUrl,
-    PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-    PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
-    DATABASE_URL: world.db.url,
-    DATABASE_SCHEMA: world.db.schema,
-    LEDGER_SCHEMA: world.ledgerSchema,
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: redis.prefix,
+    ...worldEnv(world, redis),
   });
 
 const summaries = (stdout: string) =>
