@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { currencyExponent, toMinorUnits as toMinorUnitsByExponent } from '../../money.ts';
 
 /**
  * Shared shapes of the svc developer API: the error body (docs/platform.md F2), the page envelope
@@ -128,14 +127,3 @@ export type QueryBoolean = z.infer<typeof QueryBoolean>;
 /** Optional `accounting_connection_id` every chart-of-accounts call takes (F8-F13). */
 export const ConnectionTarget = z.object({ accounting_connection_id: z.string().min(1).optional() });
 export type ConnectionTarget = z.infer<typeof ConnectionTarget>;
-
-/**
- * Money lives in src/money.ts (one exponent table for the whole project); these names stay for
- * the callers that convert with a currency code rather than an exponent.
- */
-export { currencyExponent as currencyDecimals, toMajorUnits } from '../../money.ts';
-
-/** Major-unit number → integer minor units of that currency (12.34 USD → 1234). */
-export function toMinorUnits(major: number, currencyCode: string): number {
-  return toMinorUnitsByExponent(major, currencyExponent(currencyCode));
-}

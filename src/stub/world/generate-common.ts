@@ -1,5 +1,5 @@
+import { currencyExponent, toMajorUnits } from '../../money.ts';
 import type { ConnectionSettings } from '../../platform/schemas/accounting.ts';
-import { currencyDecimals, toMajorUnits } from '../../platform/schemas/common.ts';
 import type { ObjectKind } from '../core/ids.ts';
 import { hashInts, Rng } from '../core/prng.ts';
 import type { CurrencyAmount, FieldSelection, ValueAmount } from '../schemas/objects.ts';
@@ -73,7 +73,7 @@ export function valueAmount(minor: number, currency: string): ValueAmount {
 
 /** docs/platform.md F23: minor units per major unit of the currency (USD 100, JPY 1, KWD 1000). */
 export function minorUnitRate(currency: string): number {
-  return 10 ** currencyDecimals(currency);
+  return 10 ** currencyExponent(currency);
 }
 
 /** ISO date (YYYY-MM-DD) of a time, where the published reference says `format: date`. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currencyDecimals, toMinorUnits } from '../../../src/platform/schemas/common.ts';
+import { currencyExponent, toMinorUnits } from '../../../src/money.ts';
 import { Bill, Transaction } from '../../../src/stub/schemas/objects.ts';
 import { allPages, type Harness, harness, type Json } from './helpers.ts';
 
@@ -63,10 +63,10 @@ describe('stub ready objects and seeded world', () => {
     const currencies = new Set(all.map((t) => t.currency_code));
     expect(currencies.has('JPY') && currencies.has('KWD') && currencies.has('USD')).toBe(true);
     for (const t of all) {
-      const minor = toMinorUnits(t.amount, t.currency_code);
+      const minor = toMinorUnits(t.amount, currencyExponent(t.currency_code));
       expect(t.entity_amount.value).toBe(minor);
       expect((String(t.amount).split('.')[1] ?? '').length).toBeLessThanOrEqual(
-        currencyDecimals(t.currency_code),
+        currencyExponent(t.currency_code),
       );
       if (t.currency_code === 'JPY') expect(Number.isInteger(t.amount)).toBe(true);
       // docs/platform.md F23: line amounts are CurrencyAmounts in minor units.

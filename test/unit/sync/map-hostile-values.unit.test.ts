@@ -9,7 +9,6 @@ import {
 import type {
   Bill,
   Cashback,
-  FieldSelection,
   Reimbursement,
   Transaction,
   Transfer,
@@ -26,30 +25,11 @@ import {
 } from '../../../src/sync/map/objects.ts';
 import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
 import { planPage } from '../../../src/sync/objects/plan-page.ts';
+import { sel, transaction } from '../../support/platform-objects.ts';
 
 /** Hostile values on ready objects: each is the bookkeeper's to fix, or harmless once cleaned. */
 
-const sel = (type: string, external: string, field = type): FieldSelection => ({
-  id: `s-${external}`,
-  external_id: external,
-  name: external,
-  type,
-  category_info: { id: `f-${field}`, external_id: field, name: field, type },
-});
-
-const tx = (over: Partial<Transaction> = {}): Transaction => ({
-  id: 'tx-1',
-  amount: 100,
-  currency_code: 'USD',
-  entity_id: 'ent-1',
-  merchant_name: 'Acme',
-  user_transaction_time: '2026-03-04T10:00:00Z',
-  memo: 'lunch',
-  accounting_field_selections: [sel('GL_ACCOUNT', '6100')],
-  line_items: [],
-  sync_status: 'SYNC_READY',
-  ...over,
-});
+const tx = (over: Partial<Transaction> = {}): Transaction => transaction({ amount: 100, ...over });
 
 const bill = (over: Partial<Bill> = {}): Bill => ({
   id: 'bill-1',

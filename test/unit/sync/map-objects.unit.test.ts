@@ -1,31 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { CardTransactionInput } from '../../../src/erp/types.ts';
 import { allocate, toMinorUnits } from '../../../src/money.ts';
-import type { Bill, FieldSelection, Transaction } from '../../../src/platform/schemas/objects.ts';
+import type { Bill, Transaction } from '../../../src/platform/schemas/objects.ts';
 import { MappingProblem } from '../../../src/sync/map/mapping-problem.ts';
 import { mapBill, mapBillPayment, mapTransaction } from '../../../src/sync/map/objects.ts';
+import { sel, transaction } from '../../support/platform-objects.ts';
 
-const sel = (type: string, external: string, field = type): FieldSelection => ({
-  id: `s-${external}`,
-  external_id: external,
-  name: external,
-  type,
-  category_info: { id: `f-${field}`, external_id: field, name: field, type },
-});
-
-const tx = (over: Partial<Transaction> = {}): Transaction => ({
-  id: 'tx-1',
-  amount: 12.34,
-  currency_code: 'USD',
-  entity_id: 'ent-1',
-  merchant_name: 'Acme',
-  user_transaction_time: '2026-03-04T10:00:00Z',
-  memo: 'lunch',
-  accounting_field_selections: [sel('GL_ACCOUNT', '6100'), sel('OTHER', 'D-ENG', 'department')],
-  line_items: [],
-  sync_status: 'SYNC_READY',
-  ...over,
-});
+const tx = (over: Partial<Transaction> = {}): Transaction =>
+  transaction({
+    accounting_field_selections: [sel('GL_ACCOUNT', '6100'), sel('OTHER', 'D-ENG', 'department')],
+    ...over,
+  });
 
 describe('money', () => {
   it('docs/platform.md G1: minor units by the currency exponent, exact for decimal amounts', () => {

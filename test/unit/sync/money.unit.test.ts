@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { currencyExponent, readMoney, toMajorUnits, toMinorUnits } from '../../../src/money.ts';
-import { currencyDecimals } from '../../../src/platform/schemas/common.ts';
+import { minorUnitRate } from '../../../src/stub/world/generate-common.ts';
 
 describe('money: one exponent table (docs/platform.md F22)', () => {
   it('ISO 4217 exponents: JPY and CLP 0, USD and stablecoins 2, KWD and BHD 3, CLF 4', () => {
@@ -9,9 +9,9 @@ describe('money: one exponent table (docs/platform.md F22)', () => {
     expect([currencyExponent('KWD'), currencyExponent('BHD'), currencyExponent('CLF')]).toEqual([3, 3, 4]);
   });
 
-  it('the platform schemas read exponents from the same table (no second table to drift)', () => {
+  it('the stub counts minor units by the same table (no second table to drift)', () => {
     for (const code of ['BIF', 'XPF', 'ISK', 'KWD', 'CLF', 'USD', 'USDT']) {
-      expect(currencyDecimals(code)).toBe(currencyExponent(code));
+      expect(minorUnitRate(code)).toBe(10 ** currencyExponent(code));
     }
   });
 
