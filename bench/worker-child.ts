@@ -5,8 +5,10 @@
  *   task sync:   one object sync of one kind (slices, read-ahead), progress lines, then done
  *   task button: webhook receiver + a sync-button run per sync_requested event, until SIGTERM
  *   task mirror: one chart-of-accounts mirror
+ *   task join:   joins the bulk sync another process started (scale-out), then done
  */
 import { runButtonTask } from './lib/task-button.ts';
+import { runJoinTask } from './lib/task-join.ts';
 import { runMirrorTask } from './lib/task-mirror.ts';
 import { runSyncTask } from './lib/task-sync.ts';
 import { emit, workerConfigFromEnv } from './lib/worker-config.ts';
@@ -26,6 +28,8 @@ try {
   if (config.task === 'sync') {
     emit({ bench: 'ready', t: Date.now() });
     result = await runSyncTask(config, deps, config.connectionId);
+  } else if (config.task === 'join') {
+    result = await runJoinTask(deps, stop);
   } else if (config.task === 'mirror') {
     emit({ bench: 'ready', t: Date.now() });
     result = await runMirrorTask(deps, config.connectionId);

@@ -36,7 +36,6 @@ export async function processObjectSync(job: Job, app: AppContext): Promise<Obje
             }),
         },
         payload.kind,
-        { slices: 4, readAhead: 2 },
       ),
   );
 }

@@ -19,12 +19,12 @@ import type { World } from './world.ts';
 export interface BulkSyncOptions {
   /** Objects expected (progress milestones are fractions of it). */
   objects: number;
-  slices: number;
-  readAhead: number;
+  /** Unset: the product's defaults. */
+  slices?: number | undefined;
+  readAhead?: number | undefined;
   /** Pages written at once; unset: the pipeline's default. */
   pageConcurrency?: number | undefined;
   limiter?: Partial<RateLimiterOptions>;
-  sliceRange?: { from: string; to: string };
   /** Write a CPU profile of the worker child. */
   profile?: boolean;
   /** Label of the profile folder. */
@@ -63,6 +63,8 @@ export interface BulkSyncResult {
   meter: Record<string, { count: number; totalMs: number; maxMs: number }>;
   profile: (CpuSummary & { file: string }) | null;
   outcome: WorkerOutcome;
+  /** With a second worker process (scale-out): its share, and objects the platform synced twice. */
+  joinedShare?: { read: number; posted: number; syncedTwice: number };
 }
 
 /** Runs one object sync of transactions in a worker child and gathers every figure about it. */
@@ -84,7 +86,6 @@ export async function runBulkSync(
         slices: options.slices,
         readAhead: options.readAhead,
         ...(options.pageConcurrency ? { pageConcurrency: options.pageConcurrency } : {}),
-        ...(options.sliceRange ? { sliceRange: options.sliceRange } : {}),
       },
       ...(options.limiter ? { limiter: options.limiter } : {}),
       ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),

@@ -45,3 +45,11 @@ export function ceilingObjectsPerSecond(objects: number, rule: RateRule, latency
   const ms = fastestTimeMs(minimumRequests(objects), rule, latencyMs);
   return ms > 0 ? objects / (ms / 1000) : Number.POSITIVE_INFINITY;
 }
+
+/**
+ * The ceiling a product sync is judged against: the fewest requests for `objects` objects sent at
+ * the rule's average rate (20 per second for 200 per 10 s), so 30,000 objects take 15.3 s.
+ */
+export function rateCeilingMs(objects: number, rule: RateRule): number {
+  return (minimumRequests(objects) * rule.windowMs) / rule.max;
+}

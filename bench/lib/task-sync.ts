@@ -32,8 +32,8 @@ export async function runSyncTask(config: WorkerConfig, deps: WorkerDeps, connec
     },
     sync.kind,
     {
-      slices: sync.slices,
-      readAhead: sync.readAhead,
+      ...(sync.slices ? { slices: sync.slices } : {}),
+      ...(sync.readAhead ? { readAhead: sync.readAhead } : {}),
       ...(sync.pageConcurrency ? { pageConcurrency: sync.pageConcurrency } : {}),
     },
   );

@@ -3,7 +3,7 @@ import type { ObjectKindName } from '../../src/sync/objects/kinds.ts';
 
 /** What bench/worker-child.ts does, passed as JSON in BENCH_WORKER. */
 export interface WorkerConfig {
-  task: 'sync' | 'button' | 'mirror';
+  task: 'sync' | 'button' | 'mirror' | 'join';
   databaseUrl: string;
   redisUrl: string;
   /** Redis key prefix: processes of one scenario share it, and with it one rate budget. */
@@ -17,12 +17,11 @@ export interface WorkerConfig {
   /** Kind, slices and read-ahead of an object sync (task sync) or of each sync-button run. */
   sync?: {
     kind: ObjectKindName;
-    slices: number;
-    readAhead: number;
+    /** Unset: the product's defaults (SYNC_DEFAULTS). */
+    slices?: number | undefined;
+    readAhead?: number | undefined;
     /** Pages written at once (the pipeline's default when unset). */
     pageConcurrency?: number;
-    /** Cut slices over this date span instead of the product's cuts (bench/lib/range-slices.ts). */
-    sliceRange?: { from: string; to: string };
   };
   /** Smallest gap between two progress lines. */
   progressEveryMs?: number;

@@ -7,7 +7,6 @@ import { syncPlatformFrom } from '../../src/sync/objects/platform-adapter.ts';
 import type { SyncPlatform } from '../../src/sync/objects/platform-port.ts';
 import { timedErp, timedPlatform, timedSql } from './instrument.ts';
 import { Meter } from './meter.ts';
-import { rangeSlicedPlatform } from './range-slices.ts';
 import type { WorkerConfig } from './worker-config.ts';
 
 export const BENCH_SCOPES =
@@ -53,9 +52,7 @@ export function workerDeps(config: WorkerConfig): WorkerDeps {
     createErp({ kind: 'ledger', sql: erpSql, schema: config.ledgerSchema }, { log }),
     meter,
   );
-  const product = syncPlatformFrom(client);
-  const range = config.sync?.sliceRange;
-  const syncPlatform = timedPlatform(range ? rangeSlicedPlatform(product, client, range) : product, meter);
+  const syncPlatform = timedPlatform(syncPlatformFrom(client, log), meter);
   return {
     sql,
     erp,

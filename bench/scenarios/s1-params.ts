@@ -7,8 +7,9 @@ export interface ThroughputParams {
   rule: StubRule;
   /** The client's limiter; full size: the product's defaults (F3: 200/10 s, margin 4, pad 250 ms). */
   limiter?: Partial<RateLimiterOptions>;
-  slices: number;
-  readAhead: number;
+  /** Unset: the product's defaults (SYNC_DEFAULTS in src/sync/objects/sync-objects.ts). */
+  slices?: number | undefined;
+  readAhead?: number | undefined;
   /** Pages written at once; unset: the pipeline's default. */
   pageConcurrency?: number | undefined;
   scale: string;
@@ -21,8 +22,8 @@ export interface ThroughputParams {
  * that do not scale with the window, which caps the quick ratio near 0.76: judge the full run.
  */
 export function throughputParams(quick: boolean, tuning: Tuning): ThroughputParams {
-  const slices = tuning.slices ?? 8;
-  const readAhead = tuning.readAhead ?? 4;
+  const slices = tuning.slices;
+  const readAhead = tuning.readAhead;
   const pageConcurrency = tuning.pageConcurrency;
   if (!quick)
     return {

@@ -12,7 +12,6 @@ import { BENCH_SCOPES } from '../lib/worker-deps.ts';
 import { createWorld, type World } from '../lib/world.ts';
 import type { Tuning } from './index.ts';
 import { type ThroughputParams, throughputParams } from './s1-params.ts';
-import { seededSpan } from './s1-throughput.ts';
 
 const TITLE = 'Sync button under load';
 const TARGET_P99_MS = 5000;
@@ -54,7 +53,6 @@ export async function syncButtonUnderLoad(ctx: BenchContext, tuning: Tuning): Pr
       pageConcurrency: p.pageConcurrency,
       ...(p.limiter ? { limiter: p.limiter } : {}),
       redisPrefix: responder.platformPrefix,
-      sliceRange: seededSpan(p.objects),
       label: 's3-bulk',
       whileRunning: async () => {
         for (let i = 0; i < count; i++) {

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Sql } from 'postgres';
 import type { Config } from '../config.ts';
 import { createErp, type ErpAdapter } from '../erp/index.ts';
+import { trytonOptionsFrom } from '../erp/tryton/options.ts';
 import {
   closeRedis,
   commandRedisOptions,
@@ -95,13 +96,7 @@ export function createAppContext(options: {
   });
   const erp = createErp(
     config.ERP === 'tryton'
-      ? {
-          kind: 'tryton',
-          url: config.TRYTON_URL!,
-          database: config.TRYTON_DATABASE!,
-          user: config.TRYTON_USER!,
-          password: config.TRYTON_PASSWORD!,
-        }
+      ? { kind: 'tryton', ...trytonOptionsFrom(config) }
       : { kind: 'ledger', sql, schema: config.LEDGER_SCHEMA },
     { log },
   );
@@ -111,7 +106,7 @@ export function createAppContext(options: {
     sql,
     redis,
     platform,
-    syncPlatform: syncPlatformFrom(platform),
+    syncPlatform: syncPlatformFrom(platform, log),
     erp,
     async close() {
       await erp.close();

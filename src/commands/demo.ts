@@ -122,7 +122,13 @@ export function registerDemoCommand(program: Command): void {
           let failed = 0;
           for (const kind of OBJECT_KINDS) {
             const s = await syncObjects(
-              { sql: workerSql, erp, platform: syncPlatformFrom(platform), connectionId: connection.id, log },
+              {
+                sql: workerSql,
+                erp,
+                platform: syncPlatformFrom(platform, log),
+                connectionId: connection.id,
+                log,
+              },
               kind,
               { slices: 2 },
             );

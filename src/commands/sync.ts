@@ -3,7 +3,7 @@ import { InvalidArgumentError } from 'commander';
 import { mirrorChart } from '../sync/mirror/index.ts';
 import { dryRunObjects } from '../sync/objects/dry-run.ts';
 import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
-import { type ObjectSyncSummary, syncObjects } from '../sync/objects/sync-objects.ts';
+import { type ObjectSyncSummary, SYNC_DEFAULTS, syncObjects } from '../sync/objects/sync-objects.ts';
 import { recorded } from '../sync/runs/record-run.ts';
 import { progressReporter } from './progress.ts';
 import { EXIT, withRuntime } from './runtime.ts';
@@ -42,7 +42,12 @@ export function registerSyncCommand(program: Command): void {
     .command('sync')
     .description('mirror the chart of accounts (coa) or sync ready objects now; all = coa, then every kind')
     .argument('<what>', `one of: ${TARGETS.join(', ')}`, target)
-    .option('--slices <n>', 'read this many date slices side by side (1-32)', slices, 4)
+    .option(
+      '--slices <n>',
+      'most cursors reading transactions at once (1-32); they split the backlog by date as they go',
+      slices,
+      SYNC_DEFAULTS.slices,
+    )
     .option('--dry-run', 'show what would be uploaded, posted to the ERP and reported; write nothing')
     .option('--json', 'print the summary as JSON')
     .action((what: Target, options: { slices: number; json?: boolean; dryRun?: boolean }) =>

@@ -22,8 +22,10 @@ import {
 } from './world/object-store.ts';
 import {
   DEFAULT_FRACTIONS,
+  defaultTimeLayout,
   type PlatformVendorRecord,
   type SeedFractions,
+  type TimeLayout,
   timeOf,
   type World,
 } from './world/world.ts';
@@ -66,6 +68,18 @@ export const SeedRequest = z.strictObject({
     })
     .optional(),
   sync_disabled_fraction: Fraction.default(0.03),
+  /**
+   * Where a fresh world's objects are dated, per kind: the first at `from`, the last just before
+   * `to`, evenly between (default: from 2024-01-01, a fixed step per kind).
+   */
+  dates: z
+    .partialRecord(
+      z.enum(['transactions', 'reimbursements', 'transfers', 'cashbacks', 'bills']),
+      z
+        .strictObject({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }) })
+        .refine((r) => Date.parse(r.from) < Date.parse(r.to), 'from must be before to'),
+    )
+    .optional(),
   chart: z
     .strictObject({
       gl_accounts: z.array(z.string().min(1)).optional(),
@@ -136,6 +150,7 @@ export function seedWorld(world: World, request: SeedRequest, chart: ChartSnapsh
   const fresh = !request.append || world.segments.transaction.length + world.segments.bill.length === 0;
   if (fresh) {
     world.clear();
+    world.times = timeLayoutFor(request);
     world.prefix = prefixForSeed(seedInt);
     world.seed = seedInt;
     world.businessId = world.auxId('business', 0);
@@ -159,7 +174,10 @@ export function seedWorld(world: World, request: SeedRequest, chart: ChartSnapsh
       fractions,
       chart,
     });
-    const init = kind === 'bill' ? billInit(segmentSeed, request) : objectInit(kind, segmentSeed, fractions);
+    const init =
+      kind === 'bill'
+        ? billInit(segmentSeed, request, world.times)
+        : objectInit(kind, segmentSeed, fractions, world.times);
     appended[kind] = { first_index: store.append(n, init), count: n };
   }
   const counts = Object.fromEntries(OBJECT_KINDS.map((k) => [k, world.stores[k].count])) as Record<
@@ -173,16 +191,30 @@ function unit(seed: number, index: number, salt: number): number {
   return hashInts(seed, index, salt) / 4294967296;
 }
 
-function objectInit(kind: ObjectKind, seed: number, f: SeedFractions) {
+/** The seed's `dates` spread each kind's objects evenly over its range; other kinds keep the default. */
+function timeLayoutFor(request: SeedRequest): TimeLayout {
+  const layout = defaultTimeLayout();
+  for (const kind of OBJECT_KINDS) {
+    const range = request.dates?.[`${kind}s` as const];
+    if (!range) continue;
+    const from = Date.parse(range.from);
+    const count = Math.max(1, request[`${kind}s` as const]);
+    layout.base[kind] = from;
+    layout.step[kind] = Math.max(1, Math.floor((Date.parse(range.to) - from) / count));
+  }
+  return layout;
+}
+
+function objectInit(kind: ObjectKind, seed: number, f: SeedFractions, times: TimeLayout) {
   return (i: number) => {
     const u = unit(seed, i, 77);
     const status =
       u < f.ready_fraction ? S_READY : u < f.ready_fraction + f.synced_fraction ? S_SYNCED : S_NOT_READY;
-    return { status, flags: 0, syncedAt: status === S_SYNCED ? timeOf(kind, i) + 2 * 86_400_000 : 0 };
+    return { status, flags: 0, syncedAt: status === S_SYNCED ? timeOf(kind, i, times) + 2 * 86_400_000 : 0 };
   };
 }
 
-function billInit(seed: number, request: SeedRequest) {
+function billInit(seed: number, request: SeedRequest, times: TimeLayout) {
   const mix = { ...DEFAULT_BILL_MIX, ...request.bill_mix };
   const rows: Array<[number, number, number]> = [
     [mix.not_synced_open, B_NOT_SYNCED, 0],
@@ -201,7 +233,7 @@ function billInit(seed: number, request: SeedRequest) {
       u -= r[0];
     }
     const disabled = unit(seed, i, 79) < request.sync_disabled_fraction ? FLAG_SYNC_DISABLED : 0;
-    const syncedAt = row[1] === B_NOT_SYNCED ? 0 : timeOf('bill', i) + 86_400_000;
+    const syncedAt = row[1] === B_NOT_SYNCED ? 0 : timeOf('bill', i, times) + 86_400_000;
     return { status: row[1], flags: row[2] | disabled, syncedAt };
   };
 }
@@ -213,7 +245,7 @@ function billInit(seed: number, request: SeedRequest) {
  * for the bill-pay account and CASH_ACCOUNT for the operating one) and `location_ids`.
  */
 function makeEntities(world: World, count: number): Entity[] {
-  const created = new Date(timeOf('transaction', 0) - 90 * 86_400_000).toISOString();
+  const created = new Date(world.timeOf('transaction', 0) - 90 * 86_400_000).toISOString();
   return Array.from({ length: count }, (_, n) => {
     const currency = ENTITY_CURRENCIES[n % ENTITY_CURRENCIES.length]!;
     const name = ENTITY_NAMES[n % ENTITY_NAMES.length]! + (n >= ENTITY_NAMES.length ? ` ${n}` : '');
@@ -271,7 +303,7 @@ function makeEntities(world: World, count: number): Entity[] {
 }
 
 function makeVendors(world: World, count: number, chart: ChartSnapshot): PlatformVendorRecord[] {
-  const created = new Date(timeOf('bill', 0) - 30 * 86_400_000).toISOString();
+  const created = new Date(world.timeOf('bill', 0) - 30 * 86_400_000).toISOString();
   return Array.from({ length: count }, (_, v) => ({
     id: world.auxId('vendor', v),
     name: VENDOR_NAMES[v % VENDOR_NAMES.length]! + (v >= VENDOR_NAMES.length ? ` ${v}` : ''),

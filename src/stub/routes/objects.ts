@@ -21,7 +21,6 @@ import { entityIdOf } from '../world/generate-common.ts';
 import { transactionApproval } from '../world/generate-transaction.ts';
 import { FLAG_SYNC_DISABLED, type ObjectStore, S_READY, S_SYNCED } from '../world/object-store.ts';
 import { type ScanPlan, scanPage } from '../world/scan.ts';
-import { indexAtOrAfter, timeOf } from '../world/world.ts';
 import { ok, pageReply, parseTime, query } from './helpers.ts';
 
 /**
@@ -79,9 +78,9 @@ function basePlan(
   const toTime = parseTime(q.to_date, 'to_date');
   const from = Math.max(
     cursorIndex(ctx, kind, q.start),
-    fromTime === undefined ? 0 : indexAtOrAfter(kind, fromTime),
+    fromTime === undefined ? 0 : ctx.state.world.indexAtOrAfter(kind, fromTime),
   );
-  const to = Math.min(store.count, toTime === undefined ? store.count : indexAtOrAfter(kind, toTime + 1));
+  const to = Math.min(store.count, toTime === undefined ? store.count : ctx.state.world.indexAtOrAfter(kind, toTime + 1));
   const predicates: Predicate[] = [];
   if (q.entity_id !== undefined) predicates.push((i) => entityIdOf(ctx.state.world, kind, i) === q.entity_id);
   return { store, from, to, predicates };
@@ -145,7 +144,7 @@ function listObjects(ctx: RouteContext, kind: ObjectKind, q: ObjectListQuery) {
     // updated_at = latest of settlement (a day after the spend), sync time and coding time.
     predicates.push(
       (i) =>
-        timeOf(kind, i) + 86_400_000 > updatedAfter ||
+        ctx.state.world.timeOf(kind, i) + 86_400_000 > updatedAfter ||
         Math.max(store.syncedAtOf(i), store.peekExtras(i)?.codedAt ?? 0) > updatedAfter,
     );
   }

@@ -15,7 +15,7 @@ import {
 } from './generate-common.ts';
 import { B_BILL_SYNCED, FLAG_SYNC_DISABLED, type ObjectStore } from './object-store.ts';
 import { toBillSelection } from './selections.ts';
-import { timeOf, type World } from './world.ts';
+import type { World } from './world.ts';
 
 /**
  * An approved bill generated from its index (platform guide "Bill"; docs/platform.md F16, F26).
@@ -44,7 +44,7 @@ export function generateBill(ctx: GenContext, index: number): Bill {
   const dueDays = rng.int(15, 45);
   const paidDays = rng.int(1, dueDays);
 
-  const created = timeOf('bill', index);
+  const created = world.timeOf('bill', index);
   const vendor = vendorAt >= 0 ? world.vendors[vendorAt]! : null;
   const extras = store.peekExtras(index);
   // The accounting vendor the platform vendor is linked to (the platform guide's vendor link).

@@ -16,7 +16,6 @@ import {
   valueAmount,
   withOverrides,
 } from './generate-common.ts';
-import { timeOf } from './world.ts';
 
 /**
  * Reimbursements, transfers and cashbacks generated from their index (docs/platform.md F16,
@@ -42,7 +41,7 @@ export function generateReimbursement(ctx: GenContext, index: number): Reimburse
   const hasVendor =
     segment.chart.vendors.length > 0 && !rng.chance(segment.fractions.vendor_creation_fraction);
   const vendorPick = segment.chart.vendors.length > 0 ? rng.pick(segment.chart.vendors) : null;
-  const created = timeOf('reimbursement', index);
+  const created = world.timeOf('reimbursement', index);
   const extras = store.peekExtras(index);
   const body = [...lineSelections];
   if (hasVendor && vendorPick) body.push(resolver.vendor(vendorPick));
@@ -122,7 +121,7 @@ export function generateTransfer(ctx: GenContext, index: number): Transfer {
     bank_account_id: entity?.bank_accounts[0]?.id ?? null,
     payment_id: world.auxId('transfer_payment', index),
     status: 'COMPLETED',
-    created_at: iso(timeOf('transfer', index)),
+    created_at: iso(world.timeOf('transfer', index)),
     memo: 'Statement payment',
     accounting_field_selections: applyCodings([], extras),
     sync_status: store.statusName(index) as Transfer['sync_status'],
@@ -145,7 +144,7 @@ export function generateCashback(ctx: GenContext, index: number): Cashback {
     id: world.idOf('cashback', index),
     amount: money(minor, currency),
     entity_id: entity?.id ?? null,
-    created_at: iso(timeOf('cashback', index)),
+    created_at: iso(world.timeOf('cashback', index)),
     memo: 'Cashback',
     accounting_field_selections: applyCodings([], extras),
     sync_status: store.statusName(index) as Cashback['sync_status'],

@@ -31,7 +31,6 @@ import {
 } from './generate-common.ts';
 import { S_NOT_READY } from './object-store.ts';
 import { selectionType } from './selections.ts';
-import { timeOf } from './world.ts';
 
 interface DrawnTransaction {
   entity: Entity | null;
@@ -124,7 +123,7 @@ export function generateTransaction(ctx: GenContext, index: number): Transaction
   const d = drawTransaction(ctx, index);
   const id = world.idOf('transaction', index);
   const extras = store.peekExtras(index);
-  const at = timeOf('transaction', index);
+  const at = world.timeOf('transaction', index);
   const merchant = MERCHANT_FACTS[d.merchantAt]!;
   const trip = merchant.travel ? index % TRIP_COUNT : -1;
   // 22 is not in the published category enum: it is served as 2, "Other".

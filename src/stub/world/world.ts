@@ -57,13 +57,27 @@ export const STEP_MS: Record<ObjectKind, number> = {
   bill: 600_000,
 };
 
-export function timeOf(kind: ObjectKind, index: number): number {
-  return BASE_TIME + index * STEP_MS[kind];
+/** Where a world's generated times lie: per kind, the first object's time and the step after it. */
+export interface TimeLayout {
+  base: Record<ObjectKind, number>;
+  step: Record<ObjectKind, number>;
+}
+
+export function defaultTimeLayout(): TimeLayout {
+  return {
+    base: Object.fromEntries(OBJECT_KINDS.map((k) => [k, BASE_TIME])) as Record<ObjectKind, number>,
+    step: { ...STEP_MS },
+  };
+}
+
+/** Generated time of an object: the layout's base plus its index times the step. */
+export function timeOf(kind: ObjectKind, index: number, layout: TimeLayout = defaultTimeLayout()): number {
+  return layout.base[kind] + index * layout.step[kind];
 }
 
 /** First index whose generated time is >= t. */
-export function indexAtOrAfter(kind: ObjectKind, t: number): number {
-  return Math.max(0, Math.ceil((t - BASE_TIME) / STEP_MS[kind]));
+export function indexAtOrAfter(kind: ObjectKind, t: number, layout: TimeLayout = defaultTimeLayout()): number {
+  return Math.max(0, Math.ceil((t - layout.base[kind]) / layout.step[kind]));
 }
 
 export type PlatformVendorRecord = PlatformVendor & { accounting_vendor_remote_id: string | null };
@@ -82,7 +96,17 @@ export class World {
   >;
   entities: Entity[] = [];
   vendors: PlatformVendorRecord[] = [];
+  /** Set by a fresh seed (its `dates`); times grow with the index whatever the layout. */
+  times: TimeLayout = defaultTimeLayout();
   private readonly vendorIndex = new Map<string, number>();
+
+  timeOf(kind: ObjectKind, index: number): number {
+    return timeOf(kind, index, this.times);
+  }
+
+  indexAtOrAfter(kind: ObjectKind, t: number): number {
+    return indexAtOrAfter(kind, t, this.times);
+  }
 
   idOf(kind: ObjectKind, index: number): string {
     return makeId(this.prefix, this.stores[kind].code, index);

@@ -15,6 +15,16 @@ import {
 export const OBJECT_KINDS = ['transactions', 'reimbursements', 'transfers', 'cashbacks', 'bills'] as const;
 export type ObjectKindName = (typeof OBJECT_KINDS)[number];
 
+/**
+ * Kinds read with several cursors split by date: of the ready-object lists only transactions
+ * honour a date filter (docs/platform.md F28). Reimbursements, transfers and cashbacks would
+ * ignore `from_date`, so every cursor would read the whole list; bills have no filter that
+ * splits them exhaustively. The others are read with one cursor.
+ */
+export function readByDate(kind: ObjectKindName): boolean {
+  return kind === 'transactions';
+}
+
 /** One ERP write the object needs, under the sync type it is reported with. */
 export interface PlannedStep {
   syncType: SyncType;

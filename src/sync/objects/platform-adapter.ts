@@ -1,27 +1,16 @@
 import type { PlatformClient } from '../../platform/client.ts';
 import { DuplicateUploadError } from '../../platform/errors.ts';
-import { readSlices } from '../../platform/pagination.ts';
+import type { Logger } from '../../log.ts';
+import type { ItemPage } from '../../platform/pagination.ts';
 import type { SyncResult } from '../../platform/schemas/syncs.ts';
-import type { ObjectKindName } from './kinds.ts';
-import type { ReadOptions, ReadPage, SyncPlatform } from './platform-port.ts';
+import { type ObjectKindName, readByDate } from './kinds.ts';
+import type { ReadItem, ReadOptions, ReadPage, SyncPlatform } from './platform-port.ts';
+import { ALL_TIME, type DateRange, dateQuery } from './reading/date-range.ts';
+import { readSplit } from './reading/split-reader.ts';
 
-type DateRange = { from_date?: string; to_date?: string };
-
-/**
- * Date ranges covering all time: open at both ends, equal cuts over the last year between.
- * Bounds are inclusive, so each range ends 1 ms before the next begins and no object is in two.
- */
-export function openDateRanges(count: number, now = Date.now()): DateRange[] {
-  if (count <= 1) return [{}];
-  const yearMs = 365 * 24 * 3600 * 1000;
-  const cuts = Array.from(
-    { length: count - 1 },
-    (_, i) => now - yearMs + Math.floor((yearMs * (i + 1)) / count),
-  );
-  return Array.from({ length: count }, (_, i) => ({
-    ...(i > 0 ? { from_date: new Date(cuts[i - 1]!).toISOString() } : {}),
-    ...(i < count - 1 ? { to_date: new Date(cuts[i]! - 1).toISOString() } : {}),
-  }));
+/** A listing's pages as object sync reads them: items, and whether another page follows. */
+async function* readPages(pages: AsyncIterable<ItemPage<unknown>>): AsyncGenerator<ReadPage> {
+  for await (const page of pages) yield { items: page.items, more: page.next !== null };
 }
 
 function pagesOf(
@@ -33,30 +22,41 @@ function pagesOf(
   const o = client.objects;
   switch (kind) {
     case 'transactions':
-      return o.readyTransactions({ requestedToSync, ...range }).pages();
+      return readPages(o.readyTransactions({ requestedToSync, ...dateQuery(range) }).pages());
     case 'reimbursements':
-      return o.readyReimbursements({ requestedToSync, ...range }).pages();
+      return readPages(o.readyReimbursements({ requestedToSync }).pages());
     case 'transfers':
-      return o.readyTransfers(range).pages();
+      return readPages(o.readyTransfers({}).pages());
     case 'cashbacks':
-      return o.readyCashbacks(range).pages();
+      return readPages(o.readyCashbacks({}).pages());
     case 'bills':
-      // Bills have no date-range filter (docs/platform.md G11): one cursor.
-      return o.readyBills().pages();
+      return readPages(o.readyBills().pages());
   }
 }
 
+/** The date `from_date` / `to_date` filter transactions on (docs/platform.md F23, G4). */
+function transactionDate(item: ReadItem): number | null {
+  if (!item.ok) return null;
+  const at = (item.value as { user_transaction_time?: string | null }).user_transaction_time;
+  const ms = at ? Date.parse(at) : Number.NaN;
+  return Number.isFinite(ms) ? ms : null;
+}
+
 /** The platform client seen through the narrow port object sync needs. */
-export function syncPlatformFrom(client: PlatformClient): SyncPlatform {
+export function syncPlatformFrom(client: PlatformClient, log?: Logger): SyncPlatform {
   return {
     readyPages(kind, options: ReadOptions) {
-      const slices = kind === 'bills' ? 1 : Math.max(1, options.slices ?? 1);
       const requested = options.requestedToSync === true;
-      if (slices === 1) return pagesOf(client, kind, {}, requested);
-      return readSlices(
-        (range: DateRange) => pagesOf(client, kind, range, requested),
-        openDateRanges(slices),
-        slices,
+      if (!readByDate(kind) || requested) return pagesOf(client, kind, ALL_TIME, requested);
+      return readSplit(
+        { pages: (range) => pagesOf(client, kind, range, requested), dateOf: transactionDate },
+        {
+          cursors: Math.max(1, options.slices ?? 1),
+          ...(options.board ? { board: options.board } : {}),
+          ...(options.reader ? { reader: options.reader } : {}),
+          ...(options.role ? { role: options.role } : {}),
+          ...(log ? { log } : {}),
+        },
       );
     },
 

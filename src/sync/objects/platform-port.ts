@@ -1,18 +1,30 @@
 import type { SyncResult } from '../../platform/schemas/syncs.ts';
 import type { SyncBody } from '../outbox/freeze-batch.ts';
 import type { ObjectKindName } from './kinds.ts';
+import type { RangeBoard } from './reading/range-board.ts';
 
 /** One item of a page as read: parsed, or a per-item failure (the rest of the page is fine). */
 export type ReadItem = { ok: true; value: unknown } | { ok: false; id: string | null; error: string };
 
 export interface ReadPage {
   items: ReadItem[];
+  /** False on a cursor's last page (page.next was null); unknown when absent. */
+  more?: boolean;
 }
 
 export interface ReadOptions {
+  /** The run's shared reading plan (several processes read one backlog together). */
+  board?: RangeBoard;
+  /** This reader's name on the board. */
+  reader?: string;
+  /** 'start' plans the run's reading; 'join' takes part in one another process started. */
+  role?: 'start' | 'join';
   /** Sync-button reads: only rows the customer asked for (docs/platform.md F16). */
   requestedToSync?: boolean;
-  /** How many disjoint slices to read side by side (one cursor cannot fill the rate budget). */
+  /**
+   * Most cursors reading at once (one cursor cannot fill the rate budget); they split the data
+   * between them as they go (reading/split-reader.ts).
+   */
   slices?: number;
 }
 

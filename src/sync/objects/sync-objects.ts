@@ -5,10 +5,11 @@ import type { Transaction } from '../../platform/schemas/objects.ts';
 import { withKindLock } from '../kind-lock.ts';
 import { releaseClosedRequests } from '../outbox/release-closed-requests.ts';
 import { applyPage } from './apply-page.ts';
-import { KIND_SPECS, type ObjectKindName } from './kinds.ts';
+import { KIND_SPECS, type ObjectKindName, readByDate } from './kinds.ts';
 import { planPage } from './plan-page.ts';
-import type { ReadItem, SyncPlatform } from './platform-port.ts';
+import type { ReadItem, ReadOptions, SyncPlatform } from './platform-port.ts';
 import { prefetch } from './prefetch.ts';
+import { PostgresBoard, readerName } from './reading/postgres-board.ts';
 import { freezeAndSend, type ReportCounts, sendFrozen } from './report-results.ts';
 import { createMissingVendors } from './vendor-creation.ts';
 
@@ -25,12 +26,19 @@ export interface ObjectSyncDeps {
 export interface ObjectSyncOptions {
   /** Sync-button run: read requested rows only and post with this id (docs/platform.md G28). */
   syncRequestId?: string;
-  /** Disjoint slices read side by side; 1 = one sequential cursor. */
+  /** Most cursors reading at once (they split the data between them); 1 = one cursor. */
   slices?: number;
   /** Pages read ahead of the ERP writes. */
   readAhead?: number;
   /** Pages written to the ERP at once. */
   pageConcurrency?: number;
+  /**
+   * Take part in a run another process started (its id in read_runs) instead of starting one:
+   * no kind lock (the sync ledger's claims keep every write single), only the ranges left.
+   */
+  joinRunId?: string;
+  /** A joined run stops between pages once this is aborted (the worker is shutting down). */
+  signal?: AbortSignal;
 }
 
 export interface ObjectSyncSummary {
@@ -45,11 +53,20 @@ export interface ObjectSyncSummary {
   durationMs: number;
   /** True when another process was already running this sync; nothing was done. */
   busy: boolean;
+  /** True when this was a share of a run another process started. */
+  joined?: boolean;
 }
 
 /** Results are posted once 5,000 have gathered (F14), and whatever is left at the end. */
 const FULL_BATCH = 5000;
-const DEFAULT_PAGE_CONCURRENCY = 3;
+
+/**
+ * The settings every bulk sync uses unless told otherwise (the CLI, the job and the benchmark).
+ * Six cursors of ~110 ms a page read about 55 pages/s, well over the 20 the rate rule admits, so
+ * the rule, not the round trips, sets the pace; pages read ahead absorb the bursts the sliding
+ * window allows at the start; three pages written at once overlap their round trips.
+ */
+export const SYNC_DEFAULTS = { slices: 6, readAhead: 8, pageConcurrency: 3 } as const;
 
 export function emptySummary(kind: ObjectKindName): ObjectSyncSummary {
   return {
@@ -84,6 +101,10 @@ export async function syncObjects(
   options: ObjectSyncOptions = {},
 ): Promise<ObjectSyncSummary> {
   const started = Date.now();
+  if (options.joinRunId) {
+    const summary = await runSync(deps, kind, options, options.signal ?? new AbortController().signal);
+    return { ...summary, joined: true, durationMs: Date.now() - started };
+  }
   const lockName = `ledgersync:sync:${deps.connectionId}:${kind}${options.syncRequestId ? `:${options.syncRequestId}` : ''}`;
   const outcome = await withKindLock(deps.sql, lockName, (lockLost) =>
     runSync(deps, kind, options, lockLost),
@@ -103,14 +124,17 @@ async function runSync(
   const started = Date.now();
   const report = { sql: deps.sql, platform: deps.platform, connectionId: deps.connectionId, log: deps.log };
   const button = options.syncRequestId ? { syncRequestId: options.syncRequestId } : {};
+  const joining = Boolean(options.joinRunId);
   // Batches an earlier run froze but could not send go first, exactly as frozen (F15).
-  addReport(summary.reported, await sendFrozen(report, { syncTypes: spec.syncTypes }));
+  if (!joining) addReport(summary.reported, await sendFrozen(report, { syncTypes: spec.syncTypes }));
+  const shared = await sharedReading(deps, kind, options);
 
   let sending: Promise<void> = Promise.resolve();
   let sendError: unknown = null;
   const pages = deps.platform.readyPages(kind, {
     requestedToSync: Boolean(options.syncRequestId),
-    slices: options.slices ?? 1,
+    slices: options.slices ?? SYNC_DEFAULTS.slices,
+    ...shared,
   });
   // Outcomes recorded since the last freeze, counted here rather than queried after every page.
   let gathered = 0;
@@ -143,10 +167,10 @@ async function runSync(
   // once their request is answered.
   const pageConcurrency = options.syncRequestId
     ? 1
-    : Math.max(1, options.pageConcurrency ?? DEFAULT_PAGE_CONCURRENCY);
+    : Math.max(1, options.pageConcurrency ?? SYNC_DEFAULTS.pageConcurrency);
   const inFlight = new Set<Promise<void>>();
   let pageError: unknown = null;
-  for await (const page of prefetch(pages, options.readAhead ?? 2)) {
+  for await (const page of prefetch(pages, options.readAhead ?? SYNC_DEFAULTS.readAhead)) {
     // Without its lock the run stops between pages: another process may be running this kind.
     if (pageError || lockLost.aborted) break;
     const task: Promise<void> = handlePage(page.items)
@@ -161,11 +185,31 @@ async function runSync(
   if (pageError) throw pageError;
   lockLost.throwIfAborted();
   await sending;
-  if (!options.syncRequestId) await releaseClosedRequests(deps.sql, deps.connectionId);
+  if (!options.syncRequestId && !joining) await releaseClosedRequests(deps.sql, deps.connectionId);
   addReport(summary.reported, await freezeAndSend(report, spec.syncTypes, button));
   if (sendError)
     deps.log.warn({ err: sendError }, 'a result batch could not be sent mid-run; it was sent at the end');
   return summary;
+}
+
+/**
+ * Bulk reads split by date share their plan in PostgreSQL, so worker processes that are idle can
+ * join the run (join-runs.ts). Sync-button runs and kinds read with one cursor need none.
+ */
+async function sharedReading(
+  deps: ObjectSyncDeps,
+  kind: ObjectKindName,
+  options: ObjectSyncOptions,
+): Promise<Pick<ReadOptions, 'board' | 'reader' | 'role'>> {
+  if (options.syncRequestId || !readByDate(kind)) return {};
+  const reader = readerName();
+  if (options.joinRunId)
+    return { board: PostgresBoard.join(deps.sql, options.joinRunId), reader, role: 'join' };
+  return {
+    board: await PostgresBoard.begin(deps.sql, deps.connectionId, kind, reader),
+    reader,
+    role: 'start',
+  };
 }
 
 export async function processPage(

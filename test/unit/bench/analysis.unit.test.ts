@@ -4,7 +4,6 @@ import { areaOf, summarizeProfile } from '../../../bench/lib/cpu-profile.ts';
 import { statementLabel } from '../../../bench/lib/instrument.ts';
 import { minimumChartCalls } from '../../../bench/lib/large-chart.ts';
 import { type Mark, pressOutcome } from '../../../bench/lib/marks.ts';
-import { objectsPerProductSlice } from '../../../bench/lib/slice-balance.ts';
 import { type ProgressLine, ratePerTenth, rssAtProgress } from '../../../bench/lib/worker-run.ts';
 import { thin } from '../../../bench/scenarios/s5-memory.ts';
 
@@ -158,15 +157,7 @@ describe('CPU profile summary', () => {
   });
 });
 
-describe('product slices and chart calls', () => {
-  it('puts objects dated before the last year all in the first slice', () => {
-    const now = Date.UTC(2026, 10, 21);
-    const old = objectsPerProductSlice(1000, (i) => Date.UTC(2024, 0, 1) + i * 30_000, 4, now);
-    expect(old).toEqual([1000, 0, 0, 0]);
-    const recent = objectsPerProductSlice(4, (i) => now - 300 * 86_400_000 + i * 90 * 86_400_000, 4, now);
-    expect(recent.reduce((a, b) => a + b, 0)).toBe(4);
-  });
-
+describe('chart calls', () => {
   it('counts uploads of 500 and one call per field', () => {
     expect(minimumChartCalls({ accounts: 20_000, vendors: 5_000, options: 10_000 })).toBe(40 + 2 + 20 + 10);
   });

@@ -3,6 +3,7 @@ import {
   ceilingObjectsPerSecond,
   ceilingRatio,
   fastestTimeMs,
+  rateCeilingMs,
   minimumRequests,
   steadyObjectsPerSecond,
 } from '../../../bench/lib/ceiling.ts';
@@ -42,5 +43,12 @@ describe('ceiling math (docs/platform.md F3, F4, F14)', () => {
   it('the steady ceiling of 200 per 10 s is about 1,960 objects per second', () => {
     expect(Math.round(steadyObjectsPerSecond(F3))).toBe(1961);
     expect(Math.round(ceilingObjectsPerSecond(60_000, F3, 100))).toBe(1993);
+  });
+});
+
+describe('rate ceiling of a product sync', () => {
+  it('is the fewest requests at the rule\'s average rate: 30,000 objects in 15.3 s, 60,000 in 30.6 s', () => {
+    expect(rateCeilingMs(30_000, F3)).toBe(15_300);
+    expect(rateCeilingMs(60_000, F3)).toBe(30_600);
   });
 });

@@ -1,0 +1,75 @@
+import type { AppContext } from '../src/app/app-context.ts';
+import { OBJECT_KINDS, type ObjectKindName } from '../src/sync/objects/kinds.ts';
+import { PostgresBoard } from '../src/sync/objects/reading/postgres-board.ts';
+import { type ObjectSyncSummary, syncObjects } from '../src/sync/objects/sync-objects.ts';
+
+export interface RunningJoiner {
+  stop(): Promise<void>;
+}
+
+/** How often an idle worker process looks for a run to join. */
+export const JOIN_POLL_MS = 2_000;
+
+/**
+ * Scale-out on one kind: a worker process looks every two seconds for a bulk sync another process
+ * started (read_runs in PostgreSQL) and still has ranges to read, and joins it: it claims ranges,
+ * or cuts the one with most left, and writes and reports what it reads. The kind lock stays with
+ * the starter; every write stays single through the sync ledger's claims and the ERP's own
+ * idempotency, so a joiner that dies loses nothing (its ranges go back to the others).
+ */
+export function startJoining(
+  app: Pick<AppContext, 'sql' | 'erp' | 'syncPlatform' | 'log'>,
+  options: { everyMs?: number; onJoined?: (summary: ObjectSyncSummary) => void } = {},
+): RunningJoiner {
+  const running = new Map<string, Promise<void>>();
+  const stopping = new AbortController();
+  let stopped = false;
+  const join = (runId: string, connectionId: string, kind: ObjectKindName) => {
+    const log = app.log.child({ kind, joinedRun: runId });
+    const task = syncObjects(
+      { sql: app.sql, erp: app.erp, platform: app.syncPlatform, connectionId, log },
+      kind,
+      {
+        joinRunId: runId,
+        signal: stopping.signal,
+      },
+    )
+      .then((summary) => {
+        log.info(
+          {
+            read: summary.read,
+            posted: summary.posted,
+            failed: summary.failed,
+            durationMs: summary.durationMs,
+          },
+          'joined sync finished',
+        );
+        options.onJoined?.(summary);
+      })
+      .catch((error) => log.warn({ err: error }, 'joined sync stopped'))
+      .finally(() => running.delete(runId));
+    running.set(runId, task);
+  };
+  const tick = async () => {
+    if (stopped) return;
+    try {
+      for (const run of await PostgresBoard.joinable(app.sql)) {
+        const kind = OBJECT_KINDS.find((k) => k === run.kind);
+        if (kind && !running.has(run.runId)) join(run.runId, run.connectionId, kind);
+      }
+    } catch (error) {
+      app.log.debug({ err: error }, 'looking for a run to join failed');
+    }
+  };
+  const timer = setInterval(() => void tick(), options.everyMs ?? JOIN_POLL_MS);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      // A joined share stops between pages; the ranges it held go to the others once stale.
+      stopping.abort();
+      await Promise.allSettled(running.values());
+    },
+  };
+}

@@ -1,0 +1,288 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../../../log.ts';
+import type { ReadItem, ReadPage } from '../platform-port.ts';
+import { ALL_TIME, contains, cutAt, cutEvenly, type DateRange } from './date-range.ts';
+import { keepsOrder, orderOf, type PageOrder, quantileCuts } from './page-order.ts';
+import { type HeldRange, MemoryBoard, type RangeBoard, type RangeRow } from './range-board.ts';
+
+/** What the split reader needs: pages of a date range, and the date the range filters on. */
+export interface DatedSource {
+  /** Ready objects whose date lies in `range`, page after page (following page.next). */
+  pages(range: DateRange): AsyncIterable<ReadPage>;
+  /** The date `from_date` / `to_date` filter on, in ms; null when the item has none. */
+  dateOf(item: ReadItem): number | null;
+}
+
+export interface SplitReadOptions {
+  /** Most cursors this reader runs at once. */
+  cursors: number;
+  /** The run's shared plan (default: one of this process alone). */
+  board?: RangeBoard;
+  /** This reader's name on the board. */
+  reader?: string;
+  /**
+   * 'start': read the first page and plan the run (and, at the end, wait for the other readers);
+   * 'join': take part in a run another reader started, until nothing is left to take.
+   */
+  role?: 'start' | 'join';
+  /** A range is cut only when it seems to have at least this many objects left. */
+  minSplitItems?: number;
+  /** How often a starter with nothing left looks again while others still read. */
+  pollMs?: number;
+  now?: () => number;
+  log?: Logger;
+  /** Told once the read is over: how it went. */
+  onDone?: (stats: SplitReadStats) => void;
+}
+
+export interface SplitReadStats {
+  order: PageOrder | null;
+  /** Cursors this reader opened. */
+  cursors: number;
+  /** Cuts this reader made. */
+  splits: number;
+  /** Cursors whose range held nothing (one request each). */
+  emptyRanges: number;
+  /** True when the platform broke a range or the order, and everything was read once more. */
+  reread: boolean;
+}
+
+interface Cursor {
+  held: HeldRange;
+  iterator: AsyncIterator<ReadPage>;
+  next: Promise<Pulled>;
+  position: number | null;
+  items: number;
+}
+
+interface Pulled {
+  cursor: Cursor;
+  result: IteratorResult<ReadPage>;
+}
+
+const DAY_MS = 86_400_000;
+const DEFAULT_MIN_SPLIT_ITEMS = 300;
+
+/**
+ * Reads one kind's ready objects with several cursors that follow the data (docs/platform.md
+ * F28: transactions honour `from_date` / `to_date`), so every cursor has work whatever dates the
+ * backlog holds, and the rate budget, not one cursor's round trips, sets the pace.
+ *
+ * - The first page, read with no filter, shows where the data is and in which order the platform
+ *   lists it. Ascending (or descending) order: the span from that page's last date to now (or
+ *   back a year and more) is cut into equal parts, one per cursor, and the first cursor keeps the
+ *   part it is in. Any other order: the cursor stops and the dates it returned (a sample) give
+ *   ranges of equal count; the page's objects are read again and skipped by the sync ledger.
+ * - Work stealing: when a cursor ends and no range is open, the range with most left (its density
+ *   so far times the span ahead of it), wherever it is read, is cut at the middle of what it has
+ *   left; its reader stops at the cut and a new cursor reads from there.
+ * - Every page is checked: a date outside its range's filter, or against the order, means the
+ *   platform filters or sorts on something else; cutting stops, cut ranges are read to their
+ *   filter's end, and the starter reads the whole list once more at the end so nothing is missed
+ *   (the sync ledger makes a second reading of an object a no-op).
+ */
+export async function* readSplit(source: DatedSource, options: SplitReadOptions): AsyncGenerator<ReadPage> {
+  const cursors = Math.max(1, options.cursors);
+  const role = options.role ?? 'start';
+  if (cursors === 1 && role === 'start' && !options.board) {
+    yield* source.pages(ALL_TIME);
+    return;
+  }
+  const board: RangeBoard = options.board ?? new MemoryBoard();
+  const reader = options.reader ?? 'local';
+  const now = options.now ?? Date.now;
+  const minSplit = options.minSplitItems ?? DEFAULT_MIN_SPLIT_ITEMS;
+  const stats: SplitReadStats = { order: null, cursors: 0, splits: 0, emptyRanges: 0, reread: false };
+  const active = new Set<Cursor>();
+
+  const pull = (cursor: Cursor): Promise<Pulled> => {
+    const next = cursor.iterator.next().then((result) => ({ cursor, result }));
+    next.catch(() => undefined); // raced below; a loser's rejection must not go unhandled
+    return next;
+  };
+  const open = (held: HeldRange): Cursor => {
+    const iterator = source.pages(held.filter)[Symbol.asyncIterator]();
+    const cursor = { held, iterator, position: null, items: 0 } as unknown as Cursor;
+    cursor.next = pull(cursor);
+    active.add(cursor);
+    stats.cursors++;
+    return cursor;
+  };
+  const close = async (cursor: Cursor): Promise<void> => {
+    active.delete(cursor);
+    await board.finish(cursor.held.id);
+    await cursor.iterator.return?.();
+  };
+  const cut = async (): Promise<boolean> => {
+    const order = await board.order();
+    if ((order !== 'ascending' && order !== 'descending') || !(await board.trusted())) return false;
+    const done = await board.split((rows) => chooseCut(rows, order, now(), minSplit));
+    if (done) stats.splits++;
+    return done;
+  };
+  const fill = async (): Promise<void> => {
+    while (active.size < cursors) {
+      const held = (await board.claim(reader)) ?? ((await cut()) ? await board.claim(reader) : null);
+      if (!held) return;
+      open(held);
+    }
+  };
+
+  /** The first page: learn the order, plan the ranges. */
+  const plan = async (cursor: Cursor, page: ReadPage): Promise<void> => {
+    const dates = datesOf(source, page.items);
+    cursor.items = page.items.length;
+    if (page.more === false || dates.length === 0) return;
+    const order = orderOf(dates);
+    stats.order = order;
+    if (order === 'unsorted') {
+      await board.plan(order, cutAt(quantileCuts(dates, cursors)));
+      await close(cursor);
+      return;
+    }
+    const first = dates[0]!;
+    const last = dates.at(-1)!;
+    cursor.position = last;
+    let pieces: DateRange[];
+    if (order === 'ascending') {
+      pieces = cutEvenly({ from: last, to: null }, last, Math.max(now(), last + cursors), cursors);
+      cursor.held.bound = { from: null, to: pieces[0]!.to };
+      pieces = pieces.slice(1);
+    } else {
+      const downTo = last - Math.max(365 * DAY_MS, 4 * (first - last));
+      pieces = cutEvenly({ from: null, to: last + 1 }, downTo, last + 1, cursors);
+      cursor.held.bound = { from: pieces.at(-1)!.from, to: null };
+      pieces = pieces.slice(0, -1).reverse();
+    }
+    await board.narrow(cursor.held.id, cursor.held.bound);
+    await board.progress(cursor.held.id, last, cursor.items);
+    await board.plan(order, pieces);
+  };
+
+  try {
+    if (role === 'start') open(await board.start(reader, ALL_TIME));
+    else await fill();
+    let planned = role === 'join';
+    for (;;) {
+      if (active.size === 0) {
+        await fill();
+        if (active.size === 0) {
+          // A starter waits for the readers that joined it: their cuts and leftovers are its too.
+          if (role === 'join' || (await board.readingElsewhere(reader)) === 0) break;
+          await sleep(options.pollMs ?? 250);
+          continue;
+        }
+      }
+      const { cursor, result } = await Promise.race([...active].map((c) => c.next));
+      if (result.done) {
+        if (cursor.items === 0) stats.emptyRanges++;
+        await close(cursor);
+        await fill();
+        continue;
+      }
+      const page = result.value;
+      if (!planned) {
+        planned = true;
+        yield page;
+        await plan(cursor, page);
+        if (active.has(cursor)) cursor.next = pull(cursor);
+        await fill();
+        continue;
+      }
+      const dates = datesOf(source, page.items);
+      cursor.items += page.items.length;
+      const position = dates.length > 0 ? dates.at(-1)! : cursor.position;
+      const order = await board.order();
+      const broken =
+        dates.some((at) => !contains(cursor.held.filter, at)) ||
+        (order !== null && !keepsOrder(order, cursor.position, dates));
+      cursor.position = position;
+      cursor.held.bound = await board.progress(cursor.held.id, position, cursor.items);
+      if (broken && (await board.trusted())) {
+        await board.distrust();
+        options.log?.warn(
+          { order },
+          'the platform returned objects out of their date range or order: no more cuts',
+        );
+      }
+      // A range whose dates cannot be trusted is read to its filter's end, whatever its bound.
+      const trusted = !broken && (await board.trusted());
+      const kept = trusted
+        ? page.items.filter((item) => {
+            const at = source.dateOf(item);
+            return at === null || contains(cursor.held.bound, at);
+          })
+        : page.items;
+      if (kept.length > 0 || page.items.length === 0) yield { ...page, items: kept };
+      if (kept.length < page.items.length) {
+        await close(cursor);
+        await fill();
+      } else {
+        cursor.next = pull(cursor);
+      }
+    }
+  } finally {
+    // Cursors still open here were stopped early (the consumer quit): their ranges go back.
+    await Promise.allSettled(
+      [...active].map(async (c) => {
+        await c.iterator.return?.();
+        await board.release(c.held.id);
+      }),
+    );
+  }
+  if (role === 'start') await board.end?.();
+  if (role === 'start' && !(await board.trusted())) {
+    stats.reread = true;
+    options.log?.warn('reading every ready object once more, so none is missed');
+    yield* source.pages(ALL_TIME);
+  }
+  options.onDone?.(stats);
+}
+
+function datesOf(source: DatedSource, items: readonly ReadItem[]): number[] {
+  return items.map((item) => source.dateOf(item)).filter((d): d is number => d !== null);
+}
+
+/** The range being read with most left, and the date that halves what it has left. */
+export function chooseCut(
+  rows: readonly RangeRow[],
+  order: 'ascending' | 'descending',
+  now: number,
+  minItems: number,
+): { id: number; at: number; part: DateRange } | null {
+  let best: { id: number; at: number; part: DateRange; left: number } | null = null;
+  for (const row of rows) {
+    const estimate = estimateLeft(row, order, now);
+    if (!estimate || estimate.left < minItems || (best && estimate.left <= best.left)) continue;
+    const part: DateRange =
+      order === 'ascending'
+        ? { from: estimate.at, to: row.bound.to }
+        : { from: row.bound.from, to: estimate.at };
+    best = { id: row.id, at: estimate.at, part, left: estimate.left };
+  }
+  return best ? { id: best.id, at: best.at, part: best.part } : null;
+}
+
+/** How much a range seems to have left, and the date that halves it. */
+function estimateLeft(
+  row: RangeRow,
+  order: 'ascending' | 'descending',
+  now: number,
+): { left: number; at: number } | null {
+  const position = row.position;
+  if (position === null || row.items === 0) return null;
+  const ascending = order === 'ascending';
+  const began = ascending ? row.filter.from : row.filter.to;
+  const covered = began === null ? null : Math.abs(position - began);
+  let end = ascending ? row.bound.to : row.bound.from;
+  if (end === null) {
+    // An open end: assume as much is left as was covered, and at least the span up to now.
+    const guess = Math.max(covered ?? DAY_MS, DAY_MS);
+    end = ascending ? Math.max(now, position + guess) : position - guess;
+  }
+  const span = Math.abs(end - position);
+  if (span < 2) return null;
+  const density = row.items / Math.max(1, covered ?? span);
+  const at = ascending ? position + Math.floor(span / 2) : position - Math.floor(span / 2);
+  return { left: density * span, at: ascending ? Math.max(position + 1, at) : Math.min(position, at) };
+}
