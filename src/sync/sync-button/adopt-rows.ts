@@ -4,7 +4,7 @@ export interface AdoptRequest {
   connectionId: string;
   syncType: string;
   syncRequestId: string;
-  /** Objects the platform shows as requested (read with requested_to_sync=true, F16). */
+  /** Rows attributed to this request (attribute-rows.ts), as read with requested_to_sync=true (F16). */
   objectIds: readonly string[];
 }
 
@@ -12,7 +12,8 @@ export interface AdoptRequest {
  * Gives a sync request the outcomes already known for its rows, so they are posted with its
  * sync_request_id now instead of waiting for another run's batch (a background sync collects
  * 5,000 results before posting; the button window is 5 minutes). Only outcomes not yet frozen
- * into a batch move, and never away from another request that is still open.
+ * into a batch move. The caller passes only rows attributed to this request, so an outcome moves
+ * even from another open request: the attribution says the row is not that request's.
  */
 export async function adoptKnownOutcomes(sql: Sql, request: AdoptRequest): Promise<number> {
   if (request.objectIds.length === 0) return 0;
@@ -21,11 +22,7 @@ export async function adoptKnownOutcomes(sql: Sql, request: AdoptRequest): Promi
     where l.connection_id = ${request.connectionId} and l.sync_type = ${request.syncType}
       and l.object_id = any(${sql.array(request.objectIds as string[])}::text[])
       and l.batch_id is null and l.state in ('IN_ERP', 'FAILED')
-      and l.sync_request_id is distinct from ${request.syncRequestId}
-      and not exists (
-        select 1 from sync_requests r
-        where r.sync_request_id = l.sync_request_id and r.state = 'OPEN'
-      )`;
+      and l.sync_request_id is distinct from ${request.syncRequestId}`;
   return updated.count;
 }
 

@@ -1,36 +1,61 @@
-import type { ReadPage, SyncPlatform } from '../objects/platform-port.ts';
+import type { ObjectKindName } from '../objects/kinds.ts';
+import type { ReadItem, ReadPage, SyncPlatform } from '../objects/platform-port.ts';
+
+function itemId(item: ReadItem): string | null {
+  if (item.ok) {
+    const id = (item.value as { id?: unknown }).id;
+    return typeof id === 'string' ? id : null;
+  }
+  return item.id;
+}
 
 /** The id of every item of a page, readable or not. */
 export function pageObjectIds(page: ReadPage): string[] {
   return page.items.flatMap((item) => {
-    if (item.ok) {
-      const id = (item.value as { id?: unknown }).id;
-      return typeof id === 'string' ? [id] : [];
-    }
-    return item.id ? [item.id] : [];
+    const id = itemId(item);
+    return id ? [id] : [];
   });
 }
 
-async function* withHook(
-  pages: AsyncIterable<ReadPage>,
+/** The pages cut down to the items whose id is in `keep`; pages left empty are dropped. */
+export function keepItems(pages: readonly ReadPage[], keep: ReadonlySet<string>): ReadPage[] {
+  const kept = pages.flatMap((page) => {
+    const items = page.items.filter((item) => {
+      const id = itemId(item);
+      return id !== null && keep.has(id);
+    });
+    return items.length > 0 ? [{ items }] : [];
+  });
+  return kept.map((page, i) => ({ ...page, more: i < kept.length - 1 }));
+}
+
+async function* replay(
+  pages: readonly ReadPage[],
   onPage: (ids: string[]) => Promise<void>,
 ): AsyncIterable<ReadPage> {
-  for await (const page of pages) {
+  for (const page of pages) {
     await onPage(pageObjectIds(page));
     yield page;
   }
 }
 
 /**
- * The platform port with a hook on every page read: the sync-button run uses it to adopt the
- * outcomes other runs already know for the requested rows before the page is processed.
+ * The platform port with the requested rows of `kind` already read: a sync-button run reads
+ * every requested row once, up front, to attribute them (observe-requested.ts), then works from
+ * its own rows of that read. The hook runs before each page is handed on: the run checks its
+ * request is still open and adopts the outcomes other runs already know for the page's rows.
  */
-export function withPageHook(platform: SyncPlatform, onPage: (ids: string[]) => Promise<void>): SyncPlatform {
+export function withReadPages(
+  platform: SyncPlatform,
+  kind: ObjectKindName,
+  pages: readonly ReadPage[],
+  onPage: (ids: string[]) => Promise<void>,
+): SyncPlatform {
   return {
-    readyPages: (kind, options) => withHook(platform.readyPages(kind, options), onPage),
-    postSyncs: (body) => platform.postSyncs(body),
-    uploadVendors: (vendors) => platform.uploadVendors(vendors),
-    codeTransactionVendor: (transactionId, vendorRemoteId) =>
-      platform.codeTransactionVendor(transactionId, vendorRemoteId),
+    ...platform,
+    readyPages: (asked, options) =>
+      asked === kind && options.requestedToSync === true
+        ? replay(pages, onPage)
+        : platform.readyPages(asked, options),
   };
 }

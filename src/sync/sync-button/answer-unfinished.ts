@@ -7,8 +7,9 @@ import { freezeAndSend, type ReportCounts, sendFrozen } from '../objects/report-
 import { claimRows } from '../outbox/claim-rows.ts';
 import { recordOutcomes } from '../outbox/record-outcomes.ts';
 import { adoptKnownOutcomes, releaseLeftovers } from './adopt-rows.ts';
-import { pageObjectIds } from './adopting-platform.ts';
-import { closeSyncRequest, getSyncRequest } from './requests.ts';
+import { hasUnansweredRows, ownedRows } from './attribute-rows.ts';
+import { observeRequested } from './observe-requested.ts';
+import { addWatchdogFailures, answerSyncRequest, getSyncRequest } from './requests.ts';
 import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
 
 /** What the bookkeeper reads for a row the watchdog answered (docs/platform.md G27: transient). */
@@ -34,26 +35,6 @@ export type WatchdogResult =
   | { outcome: 'nothing to do'; state: string }
   | { outcome: 'answered'; failed: number; adopted: number; reported: ReportCounts };
 
-async function requestedIds(platform: SyncPlatform, kind: (typeof BUTTON_OBJECTS)[ButtonObjectType]['kind']) {
-  const ids: string[] = [];
-  for await (const page of platform.readyPages(kind, { requestedToSync: true, slices: 1 })) {
-    ids.push(...pageObjectIds(page));
-  }
-  return ids;
-}
-
-/** Rows another open request already holds in the ledger: its own run and watchdog answer them. */
-async function heldByOthers(sql: Sql, request: WatchdogRequest, syncType: SyncType, ids: string[]) {
-  if (ids.length === 0) return new Set<string>();
-  const rows = await sql<{ object_id: string }[]>`
-    select l.object_id from sync_ledger l
-    join sync_requests r on r.sync_request_id = l.sync_request_id
-    where l.connection_id = ${request.connectionId} and l.sync_type = ${syncType}
-      and l.object_id = any(${sql.array(ids)}::text[])
-      and r.state = 'OPEN' and r.sync_request_id <> ${request.syncRequestId}`;
-  return new Set(rows.map((r) => r.object_id));
-}
-
 /**
  * Batches other runs froze for these rows and have not sent yet go out as frozen (F15 makes a
  * second send of the same batch a replay). Best effort: the request's own results are already
@@ -77,21 +58,32 @@ async function sendOthersFrozen(
 /**
  * The sync-button watchdog (docs/platform.md G29; design rule "post a temporary failure ...
  * rather than letting it expire silently"): shortly before the deadline, every row still
- * requested on the platform gets a result with the request's sync_request_id. Outcomes already
- * known are posted as they are; the rest are claimed and reported as a transient failure, so the
- * object stays ready and the next sync writes it (the ERP write is idempotent by object id, so a
- * write still in flight elsewhere is not repeated).
+ * requested on the platform and attributed to this request (attribute-rows.ts) gets a result
+ * with the request's sync_request_id. Rows of other open requests of the kind are left to their
+ * own runs and watchdogs, which answer them by their own deadlines. Outcomes already known are
+ * posted as they are; the rest are claimed and reported as a transient failure, so the object
+ * stays ready and the next sync writes it (the ERP write is idempotent by object id, so a write
+ * still in flight elsewhere is not repeated).
+ *
+ * A request its run already answered is looked at too: a row attributed to it after the run
+ * (an earlier press whose event came late), or one whose result the platform rejected, is still
+ * requested and would expire. The database says whether any such row exists, so a request
+ * answered in full costs no read.
  */
 export async function answerUnfinished(
   deps: WatchdogDeps,
   request: WatchdogRequest,
 ): Promise<WatchdogResult> {
   const row = await getSyncRequest(deps.sql, request.syncRequestId);
-  if (row?.state !== 'OPEN') return { outcome: 'nothing to do', state: row?.state ?? 'unknown' };
+  const state = row?.state ?? 'unknown';
+  if (state !== 'OPEN' && state !== 'ANSWERED') return { outcome: 'nothing to do', state };
+  const scope = { connectionId: request.connectionId, objectType: request.objectType };
+  if (state === 'ANSWERED' && !(await hasUnansweredRows(deps.sql, scope, request.syncRequestId))) {
+    return { outcome: 'nothing to do', state };
+  }
   const spec = BUTTON_OBJECTS[request.objectType];
-  const requested = await requestedIds(deps.syncPlatform, spec.kind);
-  const others = await heldByOthers(deps.sql, request, spec.syncType, requested);
-  const objectIds = requested.filter((id) => !others.has(id));
+  const observed = await observeRequested(deps, scope, { keepPages: false });
+  const objectIds = await ownedRows(deps.sql, scope, request.syncRequestId);
   const base = {
     connectionId: request.connectionId,
     syncType: spec.syncType,
@@ -113,11 +105,22 @@ export async function answerUnfinished(
   };
   const reported = await freezeAndSend(report, [spec.syncType], { syncRequestId: request.syncRequestId });
   await sendOthersFrozen(report, spec.syncType, reported);
-  await closeSyncRequest(deps.sql, request.syncRequestId, 'ANSWERED', failed);
+  const log = deps.log.child({ syncRequestId: request.syncRequestId, objectType: request.objectType });
+  if (state === 'OPEN') {
+    const answered = await answerSyncRequest(deps.sql, request.syncRequestId, failed);
+    if (answered) {
+      log.info(
+        { latencyMs: answered.latencyMs, answeredBy: 'watchdog', rows: objectIds.length, failed },
+        'sync-button request answered',
+      );
+    }
+  } else {
+    await addWatchdogFailures(deps.sql, request.syncRequestId, failed);
+  }
   await releaseLeftovers(deps.sql, request.connectionId, request.syncRequestId);
   if (failed > 0 || adopted > 0) {
-    deps.log.warn(
-      { syncRequestId: request.syncRequestId, failed, adopted, requested: requested.length },
+    log.warn(
+      { failed, adopted, own: objectIds.length, requested: observed.objectIds.length },
       'sync-button rows not finished before the deadline were answered with a temporary failure',
     );
   }

@@ -65,3 +65,28 @@ export async function closeSyncRequest(
     where sync_request_id = ${syncRequestId} and state = 'OPEN'`;
   return updated.count === 1;
 }
+
+/**
+ * OPEN → ANSWERED, once (as closeSyncRequest), returning the answer's latency: from the press
+ * (requested_at) to now, in milliseconds, on the clock the status page and metrics use. Null
+ * when the request was no longer open.
+ */
+export async function answerSyncRequest(
+  sql: Sql,
+  syncRequestId: string,
+  watchdogFailed = 0,
+): Promise<{ latencyMs: number } | null> {
+  const [row] = await sql<{ latency_ms: number }[]>`
+    update sync_requests set state = 'ANSWERED', answered_at = now(), watchdog_failed = ${watchdogFailed}
+    where sync_request_id = ${syncRequestId} and state = 'OPEN'
+    returning (extract(epoch from answered_at - requested_at) * 1000)::float8 as latency_ms`;
+  return row ? { latencyMs: Math.max(0, Math.round(Number(row.latency_ms))) } : null;
+}
+
+/** Rows of an answered request the watchdog still had to answer count with its temporary failures. */
+export async function addWatchdogFailures(sql: Sql, syncRequestId: string, failed: number): Promise<void> {
+  if (failed === 0) return;
+  await sql`
+    update sync_requests set watchdog_failed = watchdog_failed + ${failed}
+    where sync_request_id = ${syncRequestId}`;
+}

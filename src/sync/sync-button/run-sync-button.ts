@@ -5,9 +5,11 @@ import type { PlatformClient } from '../../platform/client.ts';
 import type { SyncPlatform } from '../objects/platform-port.ts';
 import { type ObjectSyncSummary, syncObjects } from '../objects/sync-objects.ts';
 import { adoptKnownOutcomes, releaseLeftovers } from './adopt-rows.ts';
-import { withPageHook } from './adopting-platform.ts';
+import { keepItems, withReadPages } from './adopting-platform.ts';
+import { ownedRows } from './attribute-rows.ts';
 import { syncButtonEnabled } from './button-flag.ts';
-import { closeSyncRequest, getSyncRequest, recordSyncRequest } from './requests.ts';
+import { observeRequested } from './observe-requested.ts';
+import { answerSyncRequest, closeSyncRequest, getSyncRequest, recordSyncRequest } from './requests.ts';
 import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
 
 export interface SyncButtonDeps {
@@ -45,9 +47,11 @@ class RequestClosedError extends Error {
 
 /**
  * docs/platform.md G28: answers one press of the sync button. Reads the requested rows
- * (requested_to_sync=true, F16), writes them to the ERP and posts results with the
- * sync_request_id after every page (several posts per id). Outcomes other runs already hold for
- * these rows are adopted first, so none waits for another run's batch.
+ * (requested_to_sync=true, F16), keeps those attributed to this request (attribute-rows.ts: the
+ * read also lists the rows of other open requests of the kind), writes them to the ERP and posts
+ * results with the sync_request_id after every page (several posts per id). Outcomes other runs
+ * already hold for these rows are adopted first, so none waits for another run's batch. One log
+ * line per answered request carries its latency from the press (`latencyMs`).
  */
 export async function runSyncButton(
   deps: SyncButtonDeps,
@@ -73,11 +77,28 @@ export async function runSyncButton(
   const summary = await runRequested(deps, request, log);
   if ('outcome' in summary) return summary;
   if (summary.busy) return { outcome: 'skipped: already running' };
-  await closeSyncRequest(deps.sql, request.syncRequestId, 'ANSWERED');
+  const answered = await answerSyncRequest(deps.sql, request.syncRequestId);
+  if (!answered) {
+    // The watchdog answered the request while the run's last page was being written.
+    const current = await getSyncRequest(deps.sql, request.syncRequestId);
+    return { outcome: 'stopped: request closed while running', state: current?.state ?? 'unknown' };
+  }
+  log.info(
+    {
+      latencyMs: answered.latencyMs,
+      answeredBy: 'run',
+      rows: summary.read,
+      reported: summary.reported.items,
+    },
+    'sync-button request answered',
+  );
   return { outcome: 'answered', summary };
 }
 
-/** The run itself: syncObjects over the requested rows, with a check before every page. */
+/**
+ * The run itself: one read of every requested row, recorded for attribution, then syncObjects
+ * over this request's rows of that read, with a check before every page.
+ */
 async function runRequested(
   deps: SyncButtonDeps,
   request: SyncButtonRequest,
@@ -86,6 +107,16 @@ async function runRequested(
   ObjectSyncSummary | Extract<SyncButtonOutcome, { outcome: 'stopped: request closed while running' }>
 > {
   const spec = BUTTON_OBJECTS[request.objectType];
+  const scope = { connectionId: request.connectionId, objectType: request.objectType };
+  const observed = await observeRequested(deps, scope, { keepPages: true });
+  const own = new Set(await ownedRows(deps.sql, scope, request.syncRequestId));
+  const pages = keepItems(observed.pages, own);
+  if (own.size < observed.objectIds.length) {
+    log.info(
+      { requested: observed.objectIds.length, own: own.size },
+      'sync-button run answers its own rows; the others belong to other open requests',
+    );
+  }
   // Before each page: stop once the watchdog has answered the request (its rows carry a temporary
   // failure and the next sync writes them), else adopt what other runs know of the page's rows.
   const onPage = async (objectIds: string[]) => {
@@ -98,7 +129,7 @@ async function runRequested(
       {
         sql: deps.sql,
         erp: deps.erp,
-        platform: withPageHook(deps.syncPlatform, onPage),
+        platform: withReadPages(deps.syncPlatform, spec.kind, pages, onPage),
         connectionId: request.connectionId,
         log,
         ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),

@@ -1,0 +1,204 @@
+import type { Sql, TransactionSql } from 'postgres';
+import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
+
+/**
+ * Which sync request a requested row belongs to (docs/decisions.md "Sync-button rows are
+ * attributed to requests from what the platform shows"). A read with requested_to_sync=true
+ * (docs/platform.md F16) lists the rows of every open request of a kind together and names none;
+ * the platform says only when each request was pressed (the event's created_at, F21) and which
+ * rows are requested at the moment of a read. From those:
+ *
+ * - a row a read lists was requested at some moment of that read, so its request was pressed
+ *   before the read ended, and its window had not closed when the read began;
+ * - a row a complete read did not list (or a result we posted answered) was not requested at
+ *   some moment after that read began (after that result was frozen), so when a later read lists
+ *   it, its request was pressed after that moment;
+ * - of the known requests pressed in that interval, the row goes to the earliest. The truth is
+ *   that one or a later one, so the row is answered no later than its own deadline, never left
+ *   to expire: when the evidence cannot tell two requests apart, the earlier deadline wins.
+ *
+ * Reads of one kind may overlap; each is recorded under a short transaction lock.
+ */
+
+export interface AttributionScope {
+  connectionId: string;
+  objectType: ButtonObjectType;
+}
+
+/** One complete read of the requested rows of a kind, timed by the database's clock. */
+export interface RequestedRead {
+  objectIds: readonly string[];
+  startedAt: Date;
+  finishedAt: Date;
+}
+
+/** Reads and finished streaks are kept this long: well past the 5-minute window (G29). */
+const KEEP = '10 minutes';
+
+function lockName(scope: AttributionScope): string {
+  return `ledgersync:sync-button-rows:${scope.connectionId}:${scope.objectType}`;
+}
+
+/** The database's clock now, for timing reads against frozen and acknowledged results. */
+export async function databaseTime(sql: Sql): Promise<Date> {
+  const [row] = await sql<{ at: Date }[]>`select clock_timestamp() as at`;
+  return row!.at;
+}
+
+/**
+ * A posted result ends the request for its row (docs/platform.md G28: a result, success or
+ * failure, answers the row). A result frozen after a read had listed the row answered that
+ * streak: the row is GONE, unless a read that began after the result was acknowledged lists it
+ * again, in which case a press after the result requested it anew and a new streak begins there.
+ * A read that overlaps the result tells nothing either way. A result the platform REJECTED
+ * changed nothing, so it does not count.
+ */
+async function settleAnswered(tx: TransactionSql, scope: AttributionScope): Promise<void> {
+  const syncType = BUTTON_OBJECTS[scope.objectType].syncType;
+  await tx`
+    update sync_request_rows a set
+      state = case when a.last_seen_from > r.answered_by then 'REQUESTED' else 'GONE' end,
+      sync_request_id = case when a.last_seen_from > r.answered_by then null else a.sync_request_id end,
+      requested_after = case when a.last_seen_from > r.answered_by then r.answered_from else a.requested_after end,
+      seen_from = case when a.last_seen_from > r.answered_by then a.last_seen_from else a.seen_from end,
+      first_seen_by = case when a.last_seen_from > r.answered_by then a.last_seen else a.first_seen_by end,
+      gone_from = case when a.last_seen_from > r.answered_by then null else r.answered_from end,
+      gone_by = case when a.last_seen_from > r.answered_by then null else r.answered_by end,
+      updated_at = now()
+    from (
+      select l.object_id, b.created_at as answered_from, b.acked_at as answered_by
+      from sync_ledger l join result_batches b on b.id = l.batch_id
+      where l.connection_id = ${scope.connectionId} and l.sync_type = ${syncType}
+        and l.state = 'REPORTED' and l.platform_status is distinct from 'REJECTED'
+        and b.acked_at is not null
+    ) r
+    where a.connection_id = ${scope.connectionId} and a.object_type = ${scope.objectType}
+      and a.state = 'REQUESTED' and a.object_id = r.object_id
+      and r.answered_from > a.first_seen_by`;
+}
+
+/**
+ * Gives every requested row of the scope the earliest known request its evidence allows. A press
+ * ignored because the connection's flag was off (docs/platform.md G28) takes no rows: nothing
+ * answers them, so a row that could be a later press's goes to that press instead.
+ */
+async function assignOwners(tx: TransactionSql, scope: AttributionScope): Promise<void> {
+  await tx`
+    with candidate as (
+      select a.object_id, (
+        select r.sync_request_id from sync_requests r
+        where r.connection_id = a.connection_id and r.object_type = a.object_type
+          and r.requested_at > coalesce(a.requested_after, '-infinity'::timestamptz)
+          and r.requested_at <= a.last_seen
+          and r.deadline > a.seen_from and r.state <> 'IGNORED'
+        order by r.requested_at, r.sync_request_id
+        limit 1) as owner
+      from sync_request_rows a
+      where a.connection_id = ${scope.connectionId} and a.object_type = ${scope.objectType}
+        and a.state = 'REQUESTED'
+    )
+    update sync_request_rows a set sync_request_id = c.owner, updated_at = now()
+    from candidate c
+    where a.connection_id = ${scope.connectionId} and a.object_type = ${scope.objectType}
+      and a.object_id = c.object_id and c.owner is not null
+      and a.sync_request_id is distinct from c.owner`;
+}
+
+/**
+ * Records one complete read and re-attributes the scope's requested rows. Rows the read listed
+ * start a streak (or continue one); rows it did not list, last seen before it began, end theirs.
+ * A listing older than what ended a streak (the read began before that answer was acknowledged)
+ * is stale for that row and changes nothing.
+ */
+export async function recordRequestedRead(
+  sql: Sql,
+  scope: AttributionScope,
+  read: RequestedRead,
+): Promise<void> {
+  const ids = [...new Set(read.objectIds)];
+  const { connectionId, objectType } = scope;
+  await sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtext(${lockName(scope)}))`;
+    await settleAnswered(tx, scope);
+    // The latest complete read that finished before this one began did not list any row this
+    // one lists for the first time (it would have started a streak): they were pressed after it began.
+    const [previous] = await tx<{ started_at: Date | null }[]>`
+      select max(started_at) as started_at from sync_request_reads
+      where connection_id = ${connectionId} and object_type = ${objectType}
+        and finished_at <= ${read.startedAt}`;
+    await tx`
+      update sync_request_rows
+      set state = 'GONE', gone_from = ${read.startedAt}, gone_by = ${read.finishedAt}, updated_at = now()
+      where connection_id = ${connectionId} and object_type = ${objectType} and state = 'REQUESTED'
+        and last_seen <= ${read.startedAt}
+        and object_id not in (select unnest(${tx.array(ids)}::text[]))`;
+    if (ids.length > 0) {
+      await tx`
+        insert into sync_request_rows as a
+          (connection_id, object_type, object_id, state, requested_after,
+           seen_from, first_seen_by, last_seen_from, last_seen)
+        select ${connectionId}, ${objectType}, id, 'REQUESTED', ${previous?.started_at ?? null}::timestamptz,
+               ${read.startedAt}::timestamptz, ${read.finishedAt}::timestamptz,
+               ${read.startedAt}::timestamptz, ${read.finishedAt}::timestamptz
+        from unnest(${tx.array(ids)}::text[]) as id
+        on conflict (connection_id, object_type, object_id) do update set
+          state = 'REQUESTED',
+          sync_request_id = case when a.state = 'GONE' then null else a.sync_request_id end,
+          requested_after = case when a.state = 'GONE' then a.gone_from else a.requested_after end,
+          seen_from = case when a.state = 'GONE' then excluded.seen_from else a.seen_from end,
+          first_seen_by = case when a.state = 'GONE' then excluded.first_seen_by else a.first_seen_by end,
+          last_seen_from = case when a.state = 'GONE' then excluded.last_seen_from
+                                else greatest(a.last_seen_from, excluded.last_seen_from) end,
+          last_seen = case when a.state = 'GONE' then excluded.last_seen
+                           else greatest(a.last_seen, excluded.last_seen) end,
+          gone_from = null,
+          gone_by = null,
+          updated_at = now()
+        where a.state = 'REQUESTED' or a.gone_by <= excluded.seen_from`;
+    }
+    await tx`
+      insert into sync_request_reads (connection_id, object_type, started_at, finished_at)
+      values (${connectionId}, ${objectType}, ${read.startedAt}, ${read.finishedAt})`;
+    await assignOwners(tx, scope);
+    await tx`
+      delete from sync_request_reads
+      where connection_id = ${connectionId} and object_type = ${objectType}
+        and finished_at < now() - ${KEEP}::interval`;
+    await tx`
+      delete from sync_request_rows
+      where connection_id = ${connectionId} and object_type = ${objectType}
+        and ((state = 'GONE' and gone_by < now() - ${KEEP}::interval)
+          or (state = 'REQUESTED' and last_seen < now() - ${KEEP}::interval))`;
+  });
+}
+
+/** The rows the latest reads attribute to this request and that are still requested. */
+export async function ownedRows(sql: Sql, scope: AttributionScope, syncRequestId: string): Promise<string[]> {
+  const rows = await sql<{ object_id: string }[]>`
+    select object_id from sync_request_rows
+    where sync_request_id = ${syncRequestId} and state = 'REQUESTED'
+      and connection_id = ${scope.connectionId} and object_type = ${scope.objectType}
+    order by object_id`;
+  return rows.map((r) => r.object_id);
+}
+
+/**
+ * Whether rows attributed to this request may still wait for a result: some were listed by the
+ * latest reads and no acknowledged result answered them since. Answers the question from the
+ * database alone, so a request its run answered in full costs its watchdog no read.
+ */
+export async function hasUnansweredRows(
+  sql: Sql,
+  scope: AttributionScope,
+  syncRequestId: string,
+): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtext(${lockName(scope)}))`;
+    await settleAnswered(tx, scope);
+    const [row] = await tx<{ n: number }[]>`
+      select count(*)::int as n from sync_request_rows
+      where sync_request_id = ${syncRequestId} and state = 'REQUESTED'
+        and connection_id = ${scope.connectionId} and object_type = ${scope.objectType}`;
+    return (row?.n ?? 0) > 0;
+  }) as Promise<boolean>;
+}
