@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import type { AppContext } from '../src/app/app-context.ts';
+import { runWithPriority } from '../src/platform/priority.ts';
 import { recorded } from '../src/sync/runs/record-run.ts';
 import { runSyncButton, type SyncButtonOutcome } from '../src/sync/sync-button/run-sync-button.ts';
 import { BUTTON_OBJECTS } from '../src/sync/sync-button/window.ts';
@@ -10,10 +11,16 @@ export type SyncButtonDeps = Pick<AppContext, 'sql' | 'erp' | 'platform' | 'sync
 
 /**
  * Thin processor for a sync-button press (docs/platform.md G28): parse, run, record the run, report
- * progress. Results go out with the sync_request_id after every page; the watchdog on its own
- * queue answers whatever is left shortly before the deadline.
+ * progress. The run answers the rows attributed to its request (src/sync/sync-button/
+ * attribute-rows.ts), with the sync_request_id after every page; the watchdog on its own queue
+ * answers whatever of them is left shortly before the deadline.
  */
-export async function processSyncButton(job: Job, deps: SyncButtonDeps): Promise<SyncButtonOutcome> {
+export function processSyncButton(job: Job, deps: SyncButtonDeps): Promise<SyncButtonOutcome> {
+  // The customer waits on the press: its platform calls go ahead of the bulk sync's (rate-limiter.ts).
+  return runWithPriority(() => processPress(job, deps));
+}
+
+async function processPress(job: Job, deps: SyncButtonDeps): Promise<SyncButtonOutcome> {
   const payload = parseJobData(SyncButtonPayload, job.data, QUEUE_NAMES.syncButton);
   const kind = BUTTON_OBJECTS[payload.objectType].kind;
   return recorded(deps.sql, { connectionId: payload.connectionId, kind, trigger: 'sync_button' }, () =>

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import { sleep } from './backoff.ts';
+import { currentLane, type Lane } from './priority.ts';
 import { ACQUIRE_PERMIT, PAUSE_PERMITS } from './rate-limiter-scripts.ts';
 
 export interface RateLimiterOptions {
@@ -23,6 +24,12 @@ export interface RateLimiterOptions {
    * cover. Default: a quarter of the average gap, so bursts run at most 4x the average rate.
    */
   minGapMs?: number;
+  /**
+   * Share of the permits of one window the priority lane (runWithPriority) may take ahead of
+   * waiting bulk callers. Past it, waiting bulk callers go first until priority permits leave
+   * the window, so a flood of priority work cannot starve the bulk sync. Default 0.5.
+   */
+  priorityShare?: number;
   /** Name of the egress IP; every process sharing it shares one budget. */
   egressId: string;
 }
@@ -45,6 +52,23 @@ export interface RateLimiterStats {
   rateLimited: number;
   /** Pauses this process stored in Redis after a 429. */
   pauses: number;
+  /** Permits granted to the priority lane (included in permitsGranted). */
+  priorityPermits: number;
+  /** Time the priority lane's acquisitions waited (included in totalWaitMs). */
+  priorityWaitMs: number;
+}
+
+/** How long a waiter's registration outlives the wait it was made for (a late timer, a dead process). */
+const WAITER_GRACE_MS = 1_000;
+
+/** One in-process queue: its callers ask Redis one at a time, in order. */
+interface LaneQueue {
+  readonly lane: Lane;
+  /** This process's name for the lane in Redis. */
+  readonly waiterId: string;
+  tail: Promise<unknown>;
+  /** Callers queued, the one asking Redis included. */
+  queued: number;
 }
 
 export class LimiterClosedError extends Error {
@@ -59,6 +83,16 @@ export class LimiterClosedError extends Error {
  * attempt, retries and token requests included. Inside one process, callers queue in order and
  * only the head of the queue asks Redis, sleeping exactly as long as the script says.
  *
+ * Two lanes, one budget. A call made inside runWithPriority (priority.ts: a sync-button press,
+ * docs/platform.md G28) queues in the priority lane, everything else in the bulk lane; each lane
+ * has its own in-process queue and head, so a priority call never waits behind bulk calls of its
+ * process. Across processes, a priority caller that must wait registers in Redis, and while it
+ * waits bulk callers leave it as many free slots (and gaps) as there are priority callers
+ * waiting: the next freed slot is its. Priority takes at most priorityShare of a window ahead of
+ * waiting bulk callers; past that, bulk goes first, so bulk keeps at least the rest of the
+ * window. Nothing is reserved: with no priority caller waiting, bulk uses the whole window, and
+ * no lane ever takes more than max - margin in a window.
+ *
  * Measured (test/bench/limiter-fairness.ts, 4 processes, 60 s against the stub at 200 per 10 s,
  * defaults margin 4 / pad 250 ms / gap 13 ms, load average 5 on 2 cores): at most 196 arrivals
  * in any 10 s window, no 429, 98 % of the budget used. Without the gap, a run under the same
@@ -67,10 +101,13 @@ export class LimiterClosedError extends Error {
 export class RedisRateLimiter {
   private readonly logKey: string;
   private readonly pauseKey: string;
+  private readonly priorityLogKey: string;
+  private readonly waiterKeys: Record<Lane, string>;
   private readonly memberPrefix = randomBytes(6).toString('hex');
   private readonly minGapMs: number;
+  private readonly priorityCap: number;
   private sequence = 0;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly lanes: Record<Lane, LaneQueue>;
   private readonly closing = new AbortController();
   private readonly counters: RateLimiterStats = {
     permitsGranted: 0,
@@ -78,6 +115,8 @@ export class RedisRateLimiter {
     totalWaitMs: 0,
     rateLimited: 0,
     pauses: 0,
+    priorityPermits: 0,
+    priorityWaitMs: 0,
   };
 
   constructor(
@@ -86,19 +125,34 @@ export class RedisRateLimiter {
     private readonly options: RateLimiterOptions,
     private readonly log: Logger,
   ) {
-    if (options.max - options.margin < 1) throw new Error('rate limiter: max - margin must be at least 1');
-    const averageGapMs = (options.windowMs + options.windowPadMs) / (options.max - options.margin);
+    const permits = options.max - options.margin;
+    if (permits < 1) throw new Error('rate limiter: max - margin must be at least 1');
+    const share = options.priorityShare ?? 0.5;
+    if (!(share > 0 && share <= 1)) throw new Error('rate limiter: priorityShare must be in (0, 1]');
+    this.priorityCap = Math.max(1, Math.floor(permits * share));
+    const averageGapMs = (options.windowMs + options.windowPadMs) / permits;
     this.minGapMs = Math.max(0, Math.floor(options.minGapMs ?? averageGapMs / 4));
-    // A hash tag keeps both keys in one slot on a Redis Cluster.
+    // A hash tag keeps every key in one slot on a Redis Cluster.
     const base = `${keyPrefix}:ratelimit:{${options.egressId}}`;
     this.logKey = `${base}:log`;
     this.pauseKey = `${base}:paused-until`;
+    this.priorityLogKey = `${base}:priority-log`;
+    this.waiterKeys = { priority: `${base}:waiting:priority`, bulk: `${base}:waiting:bulk` };
+    const lane = (name: Lane): LaneQueue => ({
+      lane: name,
+      waiterId: `${this.memberPrefix}:${name}`,
+      tail: Promise.resolve(),
+      queued: 0,
+    });
+    this.lanes = { priority: lane('priority'), bulk: lane('bulk') };
   }
 
-  /** Waits for a permit for one HTTP attempt. */
+  /** Waits for a permit for one HTTP attempt, in the lane of the calling context (priority.ts). */
   acquire(): Promise<void> {
-    const turn = this.queue.then(() => this.acquireInTurn());
-    this.queue = turn.catch(() => undefined);
+    const lane = this.lanes[currentLane()];
+    lane.queued++;
+    const turn = lane.tail.then(() => this.acquireInTurn(lane)).finally(() => lane.queued--);
+    lane.tail = turn.catch(() => undefined);
     return turn;
   }
 
@@ -118,36 +172,57 @@ export class RedisRateLimiter {
     return { ...this.counters };
   }
 
-  /** Rejects waiting and future acquisitions. */
+  /** Rejects waiting and future acquisitions, and stops holding other processes back. */
   close(): void {
+    if (this.closing.signal.aborted) return;
     this.closing.abort(new LimiterClosedError());
+    for (const lane of Object.values(this.lanes)) {
+      if (lane.queued === 0) continue;
+      // Best effort: a registration left behind lapses on its own (WAITER_GRACE_MS after its wait).
+      this.redis.hdel(this.waiterKeys[lane.lane], lane.waiterId).catch(() => undefined);
+    }
   }
 
-  private async acquireInTurn(): Promise<void> {
+  private async acquireInTurn(lane: LaneQueue): Promise<void> {
     const started = Date.now();
     let waited = false;
     for (;;) {
       if (this.closing.signal.aborted) throw new LimiterClosedError();
-      const waitMs = await this.tryOnce();
+      const waitMs = await this.tryOnce(lane);
       if (waitMs === 0) break;
       waited = true;
       await sleep(waitMs, this.closing.signal);
     }
+    const waitMs = waited ? Date.now() - started : 0;
     this.counters.permitsGranted++;
     if (waited) {
       this.counters.waitedAcquisitions++;
-      this.counters.totalWaitMs += Date.now() - started;
+      this.counters.totalWaitMs += waitMs;
+    }
+    if (lane.lane === 'priority') {
+      this.counters.priorityPermits++;
+      this.counters.priorityWaitMs += waitMs;
     }
   }
 
   /** 0 when a permit was taken, else how long until one may be free. */
-  private async tryOnce(): Promise<number> {
+  private async tryOnce(lane: LaneQueue): Promise<number> {
     const { max, margin, windowMs, windowPadMs } = this.options;
     const member = `${this.memberPrefix}:${++this.sequence}`;
     const reply = await ACQUIRE_PERMIT.run(
       this.redis,
-      [this.logKey, this.pauseKey],
-      [max - margin, windowMs + windowPadMs, member, this.minGapMs],
+      [this.logKey, this.pauseKey, this.priorityLogKey, this.waiterKeys.priority, this.waiterKeys.bulk],
+      [
+        max - margin,
+        windowMs + windowPadMs,
+        member,
+        this.minGapMs,
+        lane.lane,
+        this.priorityCap,
+        lane.waiterId,
+        lane.queued,
+        WAITER_GRACE_MS,
+      ],
     );
     const [granted, waitMs] = reply as [number, number];
     return granted === 1 ? 0 : Math.max(1, waitMs);

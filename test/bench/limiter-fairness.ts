@@ -3,9 +3,14 @@
  * own platform client, share one Redis and one source IP and pull as fast as their permits allow
  * for 60 s against the stub at 200 requests per rolling 10 s. Prints the largest number of
  * arrivals the stub saw in any 10 s window, the 429s, and the share of the budget used.
+ * With --priority-workers N, the first N processes pull in the limiter's priority lane (as
+ * sync-button runs do), with their own concurrency and an optional pause between requests; the
+ * figures then show each lane's share and how long its requests took (permit wait included).
  *
  *   npx tsx test/bench/limiter-fairness.ts [--seconds 60] [--workers 4] [--concurrency 8]
  *                                          [--redis-url redis://...] [--margin 4] [--pad-ms 250]
+ *                                          [--priority-workers 0] [--priority-concurrency 1]
+ *                                          [--priority-pace-ms 0]
  *
  * Without --redis-url a private redis-server is started (it must be on PATH).
  * Not part of the test command.
@@ -15,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { startEmbeddedRedis } from '../../src/infra/embedded-redis.ts';
 import { createLogger } from '../../src/log.ts';
 import { startStub } from '../../src/stub/index.ts';
+import type { PullWorkerReport } from '../integration/platform/support/pull-worker.ts';
 import { maxInAnyWindow, runPullWorkers } from '../integration/platform/support/pull-workers.ts';
 import { addClient, control, effects } from '../integration/platform/support/stub.ts';
 
@@ -30,6 +36,9 @@ async function main(): Promise<void> {
       'redis-url': { type: 'string' },
       margin: { type: 'string', default: '4' },
       'pad-ms': { type: 'string', default: '250' },
+      'priority-workers': { type: 'string', default: '0' },
+      'priority-concurrency': { type: 'string', default: '1' },
+      'priority-pace-ms': { type: 'string', default: '0' },
     },
   });
   const durationMs = Number(values.seconds) * 1000;
@@ -56,7 +65,16 @@ async function main(): Promise<void> {
         concurrency: Number(values.concurrency),
         path: '/entities?page_size=2',
       },
-      { workers: Number(values.workers), durationMs, settleMs: WINDOW_MS + 500 },
+      {
+        workers: Number(values.workers),
+        durationMs,
+        settleMs: WINDOW_MS + 500,
+        priorityWorkers: Number(values['priority-workers']),
+        priorityConfig: {
+          concurrency: Number(values['priority-concurrency']),
+          paceMs: Number(values['priority-pace-ms']),
+        },
+      },
     );
     const { arrivals } = await effects(stub);
     const admitted = arrivals.filter((a) => a.status !== 429);
@@ -73,6 +91,7 @@ async function main(): Promise<void> {
       budget,
       budget_used_pct: Number(((100 * inRun.length) / budget).toFixed(1)),
       per_process: run.reports.map((r) => r.requests),
+      ...laneFigures(run.reports, inRun.length),
       errors: run.reports.flatMap((r) => r.errors),
       limited_at_ms: arrivals.filter((a) => a.status === 429).map((a) => Math.round(a.at - run.startedAt)),
     };
@@ -82,6 +101,21 @@ async function main(): Promise<void> {
     await stub.close();
     await redis?.stop();
   }
+}
+
+/** Each lane's share of the arrivals and the request times of its processes (ms). */
+function laneFigures(reports: PullWorkerReport[], arrivals: number): Record<string, unknown> {
+  const priority = reports.filter((r) => r.priority);
+  if (priority.length === 0) return {};
+  const lane = (rs: PullWorkerReport[]) => {
+    const requests = rs.reduce((sum, r) => sum + r.requests, 0);
+    return {
+      requests,
+      share_pct: Number(((100 * requests) / arrivals).toFixed(1)),
+      request_ms: rs.map((r) => r.requestMs),
+    };
+  };
+  return { priority: lane(priority), bulk: lane(reports.filter((r) => !r.priority)) };
 }
 
 main().catch((error) => {

@@ -8,8 +8,10 @@
  *   parent -> {type: 'go', until: epoch ms}
  *   child -> {type: 'done', requests, errors, stats} and exits
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { silentLogger } from '../../../../src/log.ts';
 import { createPlatformClient } from '../../../../src/platform/client.ts';
+import { runWithPriority } from '../../../../src/platform/priority.ts';
 import type { RateLimiterOptions } from '../../../../src/platform/rate-limiter.ts';
 
 export interface PullWorkerConfig {
@@ -23,11 +25,18 @@ export interface PullWorkerConfig {
   concurrency: number;
   /** The GET to repeat (a cheap one). */
   path: string;
+  /** Pull in the limiter's priority lane (as a sync-button run does) instead of the bulk lane. */
+  priority?: boolean;
+  /** Pause between two requests of one loop, for a demand below the budget (default none). */
+  paceMs?: number;
 }
 
 export interface PullWorkerReport {
   type: 'done';
+  priority: boolean;
   requests: number;
+  /** How long requests took, permit wait included (ms): with the stub's latency at 0, the wait. */
+  requestMs: { p50: number; p99: number; max: number };
   errors: string[];
   stats: unknown;
 }
@@ -54,25 +63,44 @@ async function main(): Promise<void> {
     process.send?.({ type: 'ready' });
   });
   let requests = 0;
+  const durations: number[] = [];
   const errors: string[] = [];
   const loop = async () => {
     while (Date.now() < until) {
       try {
+        const started = performance.now();
         await client.request({ method: 'GET', path: config.path });
+        durations.push(performance.now() - started);
         requests++;
       } catch (error) {
         if (Date.now() < until) errors.push(error instanceof Error ? error.message : String(error));
       }
+      if (config.paceMs) await sleep(Math.min(config.paceMs, Math.max(0, until - Date.now())));
     }
   };
   // close() at the deadline ends the loops that still wait for a permit.
   const deadline = setTimeout(() => void client.close(), Math.max(0, until - Date.now()));
-  await Promise.all(Array.from({ length: config.concurrency }, loop));
+  const pull = () => Promise.all(Array.from({ length: config.concurrency }, loop));
+  await (config.priority ? runWithPriority(pull) : pull());
   clearTimeout(deadline);
   const stats = client.stats();
   await client.close();
-  const report: PullWorkerReport = { type: 'done', requests, errors: errors.slice(0, 5), stats };
+  const report: PullWorkerReport = {
+    type: 'done',
+    priority: config.priority === true,
+    requests,
+    requestMs: summary(durations),
+    errors: errors.slice(0, 5),
+    stats,
+  };
   process.send?.(report, () => process.exit(0));
+}
+
+function summary(durations: number[]): PullWorkerReport['requestMs'] {
+  const sorted = [...durations].sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+  return { p50: at(0.5), p99: at(0.99), max: Math.round(sorted.at(-1) ?? 0) };
 }
 
 main().catch((error) => {

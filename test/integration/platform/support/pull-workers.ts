@@ -5,7 +5,8 @@ import type { PullWorkerConfig, PullWorkerReport } from './pull-worker.ts';
 /**
  * Runs `workers` separate processes (pull-worker.ts), each with its own platform client, that
  * share only Redis and the source IP; starts them together once all hold a token, and collects
- * their reports. Used by the fairness test and by test/bench/limiter-fairness.ts.
+ * their reports (in worker order, priority workers first). Used by the fairness tests and by
+ * test/bench/limiter-fairness.ts.
  */
 export interface PullRun {
   startedAt: number;
@@ -17,13 +18,23 @@ const WORKER = fileURLToPath(new URL('./pull-worker.ts', import.meta.url));
 
 export async function runPullWorkers(
   config: PullWorkerConfig,
-  options: { workers: number; durationMs: number; settleMs: number },
+  options: {
+    workers: number;
+    durationMs: number;
+    settleMs: number;
+    /** How many of the workers pull in the priority lane (the first ones; default none). */
+    priorityWorkers?: number;
+    /** What differs for the priority workers (their concurrency, a pace). */
+    priorityConfig?: Partial<PullWorkerConfig>;
+  },
 ): Promise<PullRun> {
   const children: ChildProcess[] = [];
   const exits: Array<Promise<void>> = [];
   try {
     for (let i = 0; i < options.workers; i++) {
-      const child = fork(WORKER, [JSON.stringify(config)], {
+      const priority = i < (options.priorityWorkers ?? 0);
+      const own = priority ? { ...config, ...options.priorityConfig, priority } : config;
+      const child = fork(WORKER, [JSON.stringify(own)], {
         execArgv: ['--import', 'tsx'],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
