@@ -14,7 +14,7 @@ import type {
 } from './types.ts';
 
 /**
- * The contract every ERP implements (the built-in ledger now, Tryton over JSON-RPC later).
+ * The contract every ERP implements (the built-in ledger, and Tryton over JSON-RPC).
  * It speaks ERP-neutral domain objects (types.ts, chart.ts), never platform JSON: the sync layer
  * maps platform objects to inputs and chart items to uploads.
  *

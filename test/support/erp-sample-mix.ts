@@ -1,6 +1,6 @@
-import type { ChartSummary } from './ledger/chart-summary.ts';
-import { seededRandom } from './ledger/seed-chart.ts';
-import type { CodedLine, Counterpart, Currency, ErpWrite } from './types.ts';
+import type { ChartSummary } from '../../src/erp/ledger/chart-summary.ts';
+import { seededRandom } from '../../src/erp/ledger/seed-chart.ts';
+import type { CodedLine, Counterpart, Currency, ErpWrite } from '../../src/erp/types.ts';
 
 /**
  * A reproducible mix of ERP writes coded against a chart summary: card transactions (with

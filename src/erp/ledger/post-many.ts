@@ -17,7 +17,7 @@ import { type BatchOptions, type Indexed, writeBatch } from './write-batch.ts';
  * split it in halves until the failing item is alone, so one bad item never fails the others.
  *
  * Measured on the dev machine's 2 cores while shared with other test runs (load 2-5), mix of
- * sample-mix.ts, answers validated: one call of 10,000 objects 0.8-1.8 s (5,500-12,000
+ * test/support/erp-sample-mix.ts, answers validated: one call of 10,000 objects 0.8-1.8 s (5,500-12,000
  * objects/s); calls of 100 objects 4,500-8,500 objects/s; one object per call 200-600/s.
  */
 

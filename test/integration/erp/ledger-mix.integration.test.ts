@@ -7,7 +7,7 @@ import {
   trialBalance,
   trialBalanceTotals,
 } from '../../../src/erp/ledger/trial-balance.ts';
-import { generateMix } from '../../../src/erp/sample-mix.ts';
+import { generateMix } from '../../support/erp-sample-mix.ts';
 import type { ErpWrite } from '../../../src/erp/types.ts';
 import { useTestDatabase } from '../../support/db.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateMix } from '../../../src/erp/sample-mix.ts';
+import { generateMix } from '../../support/erp-sample-mix.ts';
 import { ErpWrite } from '../../../src/erp/types.ts';
 
 const chart = {
