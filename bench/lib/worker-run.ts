@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { HEAP_FLAGS } from '../../src/infra/heap-flags.ts';
 import { join } from 'node:path';
 import { type RssSample, RssSampler } from './rss-sampler.ts';
 import { spawnTs, type TsChild } from './spawn-ts.ts';
@@ -44,7 +45,8 @@ export function startWorker(
   const ready = new Promise<void>((resolve) => {
     onReady = resolve;
   });
-  const nodeFlags: string[] = [];
+  // The product's heap settings, as its entry points apply them.
+  const nodeFlags: string[] = [...HEAP_FLAGS];
   if (options.cpuProfileDir) {
     mkdirSync(options.cpuProfileDir, { recursive: true });
     nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`);
