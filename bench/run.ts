@@ -9,8 +9,7 @@
  *   --keep              keep schemas and Redis keys afterwards
  *   --slices N --read-ahead N   override the tuned values of scenarios 1 and 3
  *   --page-concurrency N  pages the pipeline writes at once (scenarios 1, 2, 3, 5; default: its own)
- *   --memory-objects N  objects of scenario 5 (full run default 500,000: 1,000,000 took over 11
- *                       minutes on the 2-core development machine)
+ *   --memory-objects N  objects of scenario 5 (full run default 1,000,000)
  */
 import { parseArgs } from 'node:util';
 import { openBenchServices } from './lib/context.ts';

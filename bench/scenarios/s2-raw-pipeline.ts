@@ -6,7 +6,7 @@ import { describeTime, pipelineBottleneck } from './explain.ts';
 import type { Tuning } from './index.ts';
 
 const TITLE = 'Raw pipeline';
-const TARGET_OBJECTS_PER_SECOND = 3000;
+const TARGET_OBJECTS_PER_SECOND = 4000;
 /** The client's own limiter is opened too: only the pipeline limits the rate. */
 export const UNLIMITED = { max: 1_000_000, margin: 0, windowPadMs: 0 };
 
