@@ -1,8 +1,9 @@
-import { type Job, UnrecoverableError } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { AppContext } from '../src/app/app-context.ts';
 import { type MirrorProgress, type MirrorSummary, mirrorChart } from '../src/sync/mirror/index.ts';
 import { recorded } from '../src/sync/runs/record-run.ts';
-import { CoaMirrorPayload, InvalidPayloadError, parsePayload, QUEUE_NAMES } from './payloads.ts';
+import { parseJobData } from './parse-job.ts';
+import { CoaMirrorPayload, QUEUE_NAMES } from './payloads.ts';
 
 export type CoaMirrorDeps = Pick<AppContext, 'sql' | 'erp' | 'platform' | 'log'>;
 
@@ -12,13 +13,7 @@ export type CoaMirrorDeps = Pick<AppContext, 'sql' | 'erp' | 'platform' | 'log'>
  * and adopts what a killed run uploaded without recording (docs/platform.md F12).
  */
 export async function processCoaMirror(job: Job, deps: CoaMirrorDeps): Promise<MirrorSummary> {
-  let payload: CoaMirrorPayload;
-  try {
-    payload = parsePayload(CoaMirrorPayload, job.data, QUEUE_NAMES.coaMirror);
-  } catch (error) {
-    if (error instanceof InvalidPayloadError) throw new UnrecoverableError(error.message);
-    throw error;
-  }
+  const payload = parseJobData(CoaMirrorPayload, job.data, QUEUE_NAMES.coaMirror);
   const run = {
     connectionId: payload.accountingConnectionId ?? payload.connectionId,
     kind: 'coa',

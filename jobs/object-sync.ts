@@ -1,21 +1,16 @@
-import { type Job, UnrecoverableError } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { AppContext } from '../src/app/app-context.ts';
 import { type ObjectSyncSummary, syncObjects } from '../src/sync/objects/sync-objects.ts';
 import { recorded } from '../src/sync/runs/record-run.ts';
-import { InvalidPayloadError, parsePayload, QUEUE_NAMES, SyncObjectsPayload } from './payloads.ts';
+import { parseJobData } from './parse-job.ts';
+import { QUEUE_NAMES, SyncObjectsPayload } from './payloads.ts';
 
 /**
  * Thin processor: parse the payload, run one object sync, record the run, report progress.
  * A stalled job recovered by BullMQ is safe to repeat: the sync itself is idempotent.
  */
 export async function processObjectSync(job: Job, app: AppContext): Promise<ObjectSyncSummary> {
-  let payload: SyncObjectsPayload;
-  try {
-    payload = parsePayload(SyncObjectsPayload, job.data, QUEUE_NAMES.objectSync);
-  } catch (error) {
-    if (error instanceof InvalidPayloadError) throw new UnrecoverableError(error.message);
-    throw error;
-  }
+  const payload = parseJobData(SyncObjectsPayload, job.data, QUEUE_NAMES.objectSync);
   return recorded(
     app.sql,
     { connectionId: payload.connectionId, kind: payload.kind, trigger: payload.trigger },
