@@ -22,12 +22,12 @@ export interface SplitReadOptions {
   reader?: string;
   /**
    * 'start': read the first page and plan the run (and, at the end, wait for the other readers);
-   * 'join': take part in a run another reader started, until nothing is left to take.
+   * 'join': take part in a run another reader started, until every range is read.
    */
   role?: 'start' | 'join';
   /** A range is cut only when it seems to have at least this many objects left. */
   minSplitItems?: number;
-  /** How often a starter with nothing left looks again while others still read. */
+  /** How often a reader with nothing left looks again while others still read. */
   pollMs?: number;
   now?: () => number;
   log?: Logger;
@@ -167,8 +167,10 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
       if (active.size === 0) {
         await fill();
         if (active.size === 0) {
-          // A starter waits for the readers that joined it: their cuts and leftovers are its too.
-          if (role === 'join' || (await board.readingElsewhere(reader)) === 0) break;
+          // Nothing to claim or cut right now, but others still read: a range may become worth
+          // cutting once its reader has gone some way, or come back from a reader that stopped.
+          // The starter also waits so its final flush comes after every other reader's pages.
+          if ((await board.readingElsewhere(reader)) === 0) break;
           await sleep(options.pollMs ?? 250);
           continue;
         }
