@@ -30,8 +30,8 @@ export const CoaMirrorPayload = z.strictObject({
 export type CoaMirrorPayload = z.infer<typeof CoaMirrorPayload>;
 
 /**
- * `migrate prepare` as a job (docs/platform.md G30): the same run as the CLI, resumable. Its queue is
- * MIGRATION_QUEUE, outside QUEUE_NAMES: the worker does not consume it unless asked to.
+ * `migrate prepare` as a job (docs/platform.md G30): the same run as the CLI, resumable, on its own
+ * queue (`migrate prepare --queue` enqueues it; jobs/migration.ts).
  */
 export const MigrationPayload = z.strictObject({
   provider: z.string().trim().min(1),
@@ -58,6 +58,8 @@ export const QUEUE_NAMES = {
    * its own queue, so it never waits behind the run it guards.
    */
   syncWatchdog: 'sync-watchdog',
+  /** `migrate prepare` runs (payload: MigrationPayload): one at a time, resumed after a crash. */
+  migration: MIGRATION_QUEUE,
 } as const;
 
 /** A payload that fails its schema is a bug upstream: the job fails without retrying. */

@@ -15,6 +15,7 @@ export interface Queues {
   syncButton: Queue;
   coaMirror: Queue;
   syncWatchdog: Queue;
+  migration: Queue;
   /** Whether their Redis is known to be down (one line per outage is logged there). */
   redis?: RedisWatch;
   all(): Queue[];
@@ -35,6 +36,8 @@ export const JOB_OPTIONS: Record<QueueKey, JobsOptions> = {
   // The button window is 5 minutes (docs/platform.md G29): retries must come quickly or not at all.
   syncButton: { ...KEEP, attempts: 4, backoff: { type: 'exponential', delay: 2_000 } },
   syncWatchdog: { ...KEEP, attempts: 5, backoff: { type: 'exponential', delay: 1_000 } },
+  // A step that fails for a passing reason (the platform, a busy lock) is resumed from its state.
+  migration: { ...KEEP, attempts: 5, backoff: { type: 'exponential', delay: 30_000 } },
 };
 
 /**
@@ -53,6 +56,9 @@ export const WORKER_TUNING: Record<
   syncButton: { lockDuration: 10_000, stalledInterval: 5_000 },
   coaMirror: { lockDuration: 10_000, stalledInterval: 5_000 },
   syncWatchdog: {},
+  // A killed worker's prepare resumes within about 20 s on another (or the restarted) worker, and
+  // may be resumed that way several times: each run goes on from the state Postgres records.
+  migration: { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 5 },
 };
 
 /**
@@ -95,6 +101,7 @@ export function createQueues(connection: QueueConnection): Queues {
     syncButton: make('syncButton'),
     coaMirror: make('coaMirror'),
     syncWatchdog: make('syncWatchdog'),
+    migration: make('migration'),
   };
   const all = () => Object.values(queues);
   return {

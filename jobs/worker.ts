@@ -2,6 +2,9 @@ import { type Job, Worker, type WorkerOptions } from 'bullmq';
 import type { AppContext } from '../src/app/app-context.ts';
 import { redisWatch } from '../src/infra/redis-connection.ts';
 import { OBJECT_KINDS } from '../src/sync/objects/kinds.ts';
+import { finishedJobFields } from './finished-job.ts';
+import { startJoining } from './join-runs.ts';
+import { followConnectionSwitch, processMigration } from './migration.ts';
 import { QUEUE_NAMES } from './payloads.ts';
 import { bullConnection, type QueueConnection, type QueueKey, type Queues, WORKER_TUNING } from './queues.ts';
 import { runCoaMirrorJob, runObjectSyncJob } from './run-object-sync.ts';
@@ -20,6 +23,8 @@ export interface WorkerSettings {
   queuesToWork?: QueueKey[];
   /** BullMQ lock and stalled-job settings (lockDuration, stalledInterval, maxStalledCount). */
   tuning?: Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount'>;
+  /** Join bulk syncs other processes started (default true; jobs/join-runs.ts). */
+  joinRuns?: boolean;
   /** Told when a job attempt ends (metrics); must not throw or block. */
   observe?: (event: JobAttemptEvent) => void;
 }
@@ -50,6 +55,8 @@ const CONCURRENCY: Record<QueueKey, number> = {
   syncButton: 2,
   coaMirror: 1,
   syncWatchdog: 4,
+  // One prepare at a time anyway (its advisory lock); a second would only wait for the first.
+  migration: 1,
 };
 
 /** A follow-up tries the kind's lock every 15 s while another run of the kind lasts. */
@@ -59,55 +66,112 @@ export const DEFAULT_CLOSE_TIMEOUT_MS = 25_000;
 
 function processorFor(key: QueueKey, app: AppContext, settings: WorkerSettings) {
   const busyRetryMs = settings.busyRetryMs ?? DEFAULT_BUSY_RETRY_MS;
+  // A job addressed to a connection the customer switched away from runs for the new one.
+  const follow = (job: Job) => followConnectionSwitch(job, app);
   switch (key) {
     case 'objectSync':
-      return (job: Job) => runObjectSyncJob(job, app, settings.queues, { busyRetryMs });
+      return async (job: Job) => runObjectSyncJob(await follow(job), app, settings.queues, { busyRetryMs });
     case 'coaMirror':
-      return (job: Job) => runCoaMirrorJob(job, app);
+      return async (job: Job) => runCoaMirrorJob(await follow(job), app);
     case 'syncButton':
-      return (job: Job) => processSyncButton(job, app);
+      return async (job: Job) => processSyncButton(await follow(job), app);
     case 'syncWatchdog':
-      return (job: Job) => processSyncWatchdog(job, app);
+      return async (job: Job) => processSyncWatchdog(await follow(job), app);
+    case 'migration':
+      return (job: Job) => processMigration(job, app);
   }
 }
 
-/** Reports each finished attempt to the observer; an observer's failure is only logged. */
+const durationOf = (job: Job) =>
+  job.processedOn ? Math.max(0, (job.finishedOn ?? Date.now()) - job.processedOn) : null;
+
+/**
+ * Logs each completed job (one line: queue, kind, counts and duration in ms, as numbers; a failed
+ * attempt has its own line) and reports each finished attempt to the observer, whose failure is
+ * only logged.
+ */
 function observeAttempts(worker: Worker, key: QueueKey, app: AppContext, settings: WorkerSettings): void {
   const observe = settings.observe;
-  if (!observe) return;
-  const durationOf = (job: Job) =>
-    job.processedOn ? Math.max(0, (job.finishedOn ?? Date.now()) - job.processedOn) : null;
   const notify = (event: JobAttemptEvent) => {
+    if (!observe) return;
     try {
       observe(event);
     } catch (error) {
       app.log.warn({ queue: QUEUE_NAMES[key], err: error }, 'job observer failed');
     }
   };
-  worker.on('completed', (job, result) =>
-    notify({ queue: key, status: 'completed', durationMs: durationOf(job), result }),
-  );
+  worker.on('completed', (job, result) => {
+    const durationMs = durationOf(job);
+    app.log.info(finishedJobFields(QUEUE_NAMES[key], job, durationMs, result), 'job finished');
+    notify({ queue: key, status: 'completed', durationMs, result });
+  });
   worker.on('failed', (job) => {
     if (job) notify({ queue: key, status: 'failed', durationMs: durationOf(job) });
   });
 }
 
-async function closeWorker(worker: Worker, timeoutMs: number, app: AppContext): Promise<void> {
+/** Time BullMQ gets to record the jobs that just ended and quit its connections. */
+const CLOSE_GRACE_MS = 5_000;
+
+/** Whether `work` settled within `ms` (it keeps running either way). */
+async function settledWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const done = work.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([done, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Stops taking jobs, waits up to `timeoutMs` for the jobs this process is running, then closes.
+ * The wait is on the jobs themselves, not on BullMQ's fetch loop, which waits for Redis while it
+ * is down: with nothing running the worker closes at once, and with Redis down it does not wait
+ * for Redis to say goodbye.
+ */
+async function closeWorker(
+  worker: Worker,
+  running: Set<Promise<unknown>>,
+  timeoutMs: number,
+  context: { app: AppContext; redisDown: () => boolean },
+): Promise<void> {
+  const { app } = context;
+  await worker.pause(true).catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(true), timeoutMs);
   });
-  const released = await Promise.race([worker.pause(false).then(() => false), timedOut]);
+  const finished = Promise.allSettled([...running]).then(() => false);
+  const released = running.size > 0 && (await Promise.race([finished, timedOut]));
   clearTimeout(timer);
   if (released) app.log.warn({ queue: worker.name }, 'jobs still running at shutdown were released');
-  await worker.close(released);
+  // A graceful close lets BullMQ record a job that has just ended; forced, it only disconnects.
+  const force = released || context.redisDown();
+  if (!(await settledWithin(worker.close(force), force ? 1_000 : CLOSE_GRACE_MS))) {
+    app.log.debug({ queue: worker.name }, 'worker did not close in time; disconnecting');
+    void Promise.resolve(worker.disconnect()).catch(() => undefined);
+  }
+}
+
+/** The jobs a processor is running, so a shutdown knows whether there is anything to wait for. */
+function tracked<T>(running: Set<Promise<unknown>>, work: Promise<T>): Promise<T> {
+  running.add(work);
+  const forget = () => running.delete(work);
+  work.then(forget, forget);
+  return work;
 }
 
 export function startWorkers(app: AppContext, settings: WorkerSettings): RunningWorkers {
   const keys = settings.queuesToWork ?? (Object.keys(QUEUE_NAMES) as QueueKey[]);
   const watch = redisWatch(settings.connection.redisUrl, app.log);
+  const running = new Map<Worker, Set<Promise<unknown>>>();
   const workers = keys.map((key) => {
-    const worker = new Worker(QUEUE_NAMES[key], processorFor(key, app, settings), {
+    const jobs = new Set<Promise<unknown>>();
+    const processJob = processorFor(key, app, settings);
+    const worker = new Worker(QUEUE_NAMES[key], (job: Job) => tracked<unknown>(jobs, processJob(job)), {
       connection: bullConnection(settings.connection.redisUrl),
       prefix: settings.connection.prefix,
       concurrency: settings.concurrency?.[key] ?? CONCURRENCY[key],
@@ -116,7 +180,11 @@ export function startWorkers(app: AppContext, settings: WorkerSettings): Running
     });
     worker.on('failed', (job, error) =>
       app.log.warn(
-        { queue: QUEUE_NAMES[key], job: job?.id, attempts: job?.attemptsMade, err: error },
+        {
+          ...(job ? finishedJobFields(QUEUE_NAMES[key], job, durationOf(job)) : { queue: QUEUE_NAMES[key] }),
+          attempts: job?.attemptsMade,
+          err: error,
+        },
         'job failed',
       ),
     );
@@ -124,12 +192,17 @@ export function startWorkers(app: AppContext, settings: WorkerSettings): Running
     // is one line (and one when it ends), not a stack per attempt; other errors are logged.
     worker.on('error', (error) => watch.error(error, { queue: QUEUE_NAMES[key] }, 'worker error'));
     observeAttempts(worker, key, app, settings);
+    running.set(worker, jobs);
     return worker;
   });
+  // A process that works object syncs also joins bulk syncs other processes started (scale-out).
+  const joiner = keys.includes('objectSync') && settings.joinRuns !== false ? startJoining(app) : null;
   return {
     workers,
     async close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS) {
-      await Promise.all(workers.map((w) => closeWorker(w, timeoutMs, app)));
+      await joiner?.stop();
+      const context = { app, redisDown: () => watch.isDown };
+      await Promise.all(workers.map((w) => closeWorker(w, running.get(w)!, timeoutMs, context)));
     },
   };
 }

@@ -1,5 +1,7 @@
 import type { Sql } from 'postgres';
+import { type Logger, silentLogger } from '../log.ts';
 import type { PlatformClient } from '../platform/client.ts';
+import { followSwitch } from '../sync/migration/switch.ts';
 
 export class NoConnectionError extends Error {
   constructor() {
@@ -14,11 +16,15 @@ export class NoConnectionError extends Error {
 /**
  * The accounting connection this worker syncs: PLATFORM_CONNECTION_ID when set, else the active
  * one (docs/platform.md G13: only one connection is active at a time). Recorded in `connections`.
+ * When the customer has switched to a connection a migration prepared (G31, last row), the new
+ * one, the switch being recorded by the first to see it (src/sync/migration/switch.ts); while a
+ * run of the connection left still holds its locks, the connection left, as before the switch.
  */
 export async function resolveConnection(
   platform: PlatformClient,
   sql: Sql,
   configured?: string,
+  log: Logger = silentLogger,
 ): Promise<string> {
   const connection = configured
     ? await platform.connection.get(configured)
@@ -28,5 +34,12 @@ export async function resolveConnection(
     insert into connections (id, remote_provider_name, is_active)
     values (${connection.id}, ${connection.remote_provider_name}, ${connection.is_active})
     on conflict (id) do update set remote_provider_name = excluded.remote_provider_name, is_active = excluded.is_active`;
-  return connection.id;
+  const followed = await followSwitch({ sql, platform, log }, connection.id);
+  if (configured && followed.connectionId !== configured) {
+    log.warn(
+      { configured, connectionId: followed.connectionId },
+      'PLATFORM_CONNECTION_ID names a connection the customer switched away from: syncing the new one; set it to the new id or unset it',
+    );
+  }
+  return followed.connectionId;
 }

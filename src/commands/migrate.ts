@@ -1,13 +1,21 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import { resolve } from 'node:path';
+import { Queue } from 'bullmq';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { enqueueMigration } from '../../jobs/migration.ts';
+import { MigrationPayload, QUEUE_NAMES } from '../../jobs/payloads.ts';
+import { JOB_OPTIONS, producerConnection } from '../../jobs/queues.ts';
 import {
   abandonOpenMigration,
   DEFAULT_BACKUP_DIR,
   migrationStatus,
   type PrepareOutcome,
   prepareMigration,
+  RestoreInputError,
+  type RestoreResult,
+  restoreChart,
 } from '../sync/migration/index.ts';
-import { prepareText, statusText, stepLine } from '../sync/migration/report-text.ts';
-import { EXIT, type Runtime, withRuntime } from './runtime.ts';
+import { prepareText, restoreText, statusText, stepLine } from '../sync/migration/report-text.ts';
+import { CommandError, EXIT, type Runtime, withRuntime } from './runtime.ts';
 import { withApp } from './with-app.ts';
 
 /**
@@ -31,12 +39,27 @@ function text(option: string) {
   };
 }
 
+/** Exit codes of `migrate restore`: 0 restored, 3 some items refused or skipped, 69 busy. */
+export const RESTORE_EXIT: Record<RestoreResult['outcome'], number> = {
+  restored: EXIT.ok,
+  incomplete: EXIT.partial,
+  busy: EXIT.unavailable,
+};
+
 interface PrepareFlags {
   provider: string;
   target?: string;
   force?: boolean;
   skipSync?: boolean;
   backupDir: string;
+  queue?: boolean;
+  json?: boolean;
+}
+
+interface RestoreFlags {
+  fromFile?: string;
+  fromBackup?: string;
+  connection: string;
   json?: boolean;
 }
 
@@ -63,8 +86,14 @@ export function registerMigrateCommands(program: Command): void {
     .option('--force', 'go on although ready objects remain unsynced (they are listed and recorded)')
     .option('--skip-sync', 'do not run the object sync first; only list what is outstanding')
     .option('--backup-dir <dir>', 'folder of the chart backup file', text('--backup-dir'), DEFAULT_BACKUP_DIR)
+    .option(
+      '--queue',
+      'do not run it here: add it to the migration queue for the worker, which resumes it after a crash',
+    )
     .option('--json', 'print the result as JSON')
-    .action((flags: PrepareFlags) => withRuntime((runtime) => prepareCommand(runtime, flags)));
+    .action((flags: PrepareFlags) =>
+      withRuntime((runtime) => (flags.queue ? queueCommand(runtime, flags) : prepareCommand(runtime, flags))),
+    );
   group
     .command('status')
     .description('the latest migration: its new connection, preload counts, backup and readiness')
@@ -78,6 +107,33 @@ export function registerMigrateCommands(program: Command): void {
         }),
       ),
     );
+  group
+    .command('restore')
+    .description(
+      'upload a backed-up chart onto a connection again (the active one after a switch went wrong, or a new ' +
+        "inactive one), with the chart mirror's diff and adoption; resumable, and a no-op once done",
+    )
+    .addOption(
+      new Option('--from-file <path>', 'a backup file `migrate prepare` wrote')
+        .argParser(text('--from-file'))
+        .conflicts('fromBackup'),
+    )
+    .addOption(
+      new Option(
+        '--from-backup <migration-id>',
+        "the copy in the database, by the migration's number",
+      ).argParser(text('--from-backup')),
+    )
+    .requiredOption('--connection <connection-id>', 'the connection to upload onto', text('--connection'))
+    .option('--json', 'print the result as JSON')
+    .action(function (this: Command, flags: RestoreFlags) {
+      if (!flags.fromFile && !flags.fromBackup) {
+        this.error('error: one of --from-file <path> or --from-backup <migration-id> is required', {
+          exitCode: EXIT.usage,
+        });
+      }
+      return withRuntime((runtime) => restoreCommand(runtime, flags));
+    });
   group
     .command('abandon')
     .description('drop the open migration so another can start (the platform cannot undo ready-to-migrate)')
@@ -100,6 +156,64 @@ function prepareCommand(runtime: Runtime, flags: PrepareFlags): Promise<number> 
     if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);
     else (ok ? process.stdout : process.stderr).write(prepareText(result));
     return PREPARE_EXIT[result.outcome];
+  });
+}
+
+/** `migrate prepare --queue`: the same run, as a job the worker takes (jobs/migration.ts). */
+function queueCommand(runtime: Runtime, flags: PrepareFlags): Promise<number> {
+  return withApp(runtime, async () => {
+    const payload = MigrationPayload.parse({
+      provider: flags.provider,
+      sourceConnectionId: runtime.config.PLATFORM_CONNECTION_ID,
+      targetConnectionId: flags.target,
+      force: flags.force === true,
+      skipSync: flags.skipSync === true,
+      // The worker may run elsewhere in the file system: the folder as this command sees it.
+      backupDir: resolve(flags.backupDir),
+      trigger: 'cli',
+    });
+    const queue = new Queue(QUEUE_NAMES.migration, {
+      connection: producerConnection(runtime.services.redisUrl),
+      prefix: runtime.config.QUEUE_PREFIX,
+      defaultJobOptions: JOB_OPTIONS.migration,
+    });
+    try {
+      const queued = await enqueueMigration(queue, payload);
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ queue: QUEUE_NAMES.migration, ...queued })}\n`);
+      } else if (queued.already) {
+        process.stdout.write(
+          `A \`migrate prepare\` job is already waiting or running (job ${queued.jobId}); nothing was added. ` +
+            'Follow it with `npx ledgersync migrate status`.\n',
+        );
+      } else {
+        process.stdout.write(
+          `Queued \`migrate prepare\` as job ${queued.jobId}: the worker (\`npx ledgersync worker\`) runs it, and ` +
+            'resumes it if it is stopped. Follow it with `npx ledgersync status` or `npx ledgersync migrate status`.\n',
+        );
+      }
+      return EXIT.ok;
+    } finally {
+      await queue.close().catch(() => undefined);
+    }
+  });
+}
+
+function restoreCommand(runtime: Runtime, flags: RestoreFlags): Promise<number> {
+  return withApp(runtime, async (app) => {
+    let result: RestoreResult;
+    try {
+      result = await restoreChart(app, {
+        connectionId: flags.connection,
+        from: flags.fromFile ? { file: resolve(flags.fromFile) } : { migrationId: flags.fromBackup! },
+      });
+    } catch (error) {
+      if (error instanceof RestoreInputError) throw new CommandError(error.message, EXIT.failed);
+      throw error;
+    }
+    if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+    else (result.outcome === 'restored' ? process.stdout : process.stderr).write(restoreText(result));
+    return RESTORE_EXIT[result.outcome];
   });
 }
 

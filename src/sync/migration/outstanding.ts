@@ -35,15 +35,11 @@ export interface Outstanding {
 export async function findOutstanding(
   deps: MigrationDeps,
   source: Pick<AccountingConnection, 'id' | 'connection_type'>,
-  options: { runSync: boolean; signal?: AbortSignal },
+  options: { runSync: boolean; signal?: AbortSignal; busyWaitMs?: number },
 ): Promise<Outstanding> {
   const synced = options.runSync && source.connection_type === 'API';
   if (synced) {
-    for (const kind of OBJECT_KINDS) {
-      options.signal?.throwIfAborted();
-      const base = { sql: deps.sql, erp: deps.erp, platform: deps.syncPlatform, log: deps.log };
-      await syncObjects({ ...base, connectionId: source.id }, kind, { slices: 2 });
-    }
+    for (const kind of OBJECT_KINDS) await syncKind(deps, source.id, kind, options);
   }
   const kinds: Outstanding['kinds'] = {};
   let total = 0;
@@ -61,6 +57,34 @@ export async function findOutstanding(
   }
   const unsent = await unsentResults(deps.sql, source.id);
   return { total: total + unsent.batches + unsent.rows, kinds, unsent, synced };
+}
+
+/** How long the check waits for a sync of a kind another process is running (then it counts). */
+export const BUSY_WAIT_MS = 5 * 60_000;
+const BUSY_POLL_MS = 2_000;
+
+/**
+ * One kind's sync. When another process is running it (the worker's schedule, a webhook), the
+ * objects it holds are still listed ready: the check waits for that run to end and syncs again,
+ * rather than counting them as left behind.
+ */
+async function syncKind(
+  deps: MigrationDeps,
+  connectionId: string,
+  kind: ObjectKindName,
+  options: { signal?: AbortSignal; busyWaitMs?: number },
+): Promise<void> {
+  const base = { sql: deps.sql, erp: deps.erp, platform: deps.syncPlatform, log: deps.log };
+  const deadline = Date.now() + (options.busyWaitMs ?? BUSY_WAIT_MS);
+  let told = false;
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const summary = await syncObjects({ ...base, connectionId }, kind, { slices: 2 });
+    if (!summary.busy || Date.now() >= deadline) return;
+    if (!told) deps.log.info({ kind }, 'waiting for a running sync of this kind to end before checking it');
+    told = true;
+    await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
+  }
 }
 
 async function readyObjects(deps: MigrationDeps, kind: ObjectKindName): Promise<KindOutstanding> {

@@ -7,10 +7,11 @@ import {
   notInactiveApi,
   otherMigrationHere,
 } from './blockers.ts';
+import { migrationLockName } from './lock-names.ts';
 import { nextSteps } from './next-steps.ts';
 import { remainingSteps, type StepName } from './states.ts';
 import { backupStep } from './step-backup.ts';
-import { checkStep } from './step-check.ts';
+import { checkStep, recheckStep } from './step-check.ts';
 import { checkpoint, type StepContext, type StepOutcome } from './step-context.ts';
 import { createTargetStep } from './step-create-target.ts';
 import { preloadStep } from './step-preload.ts';
@@ -20,11 +21,13 @@ import { latestMigration } from './store/latest-migration.ts';
 import { loadBackup } from './store/load-backup.ts';
 import { openMigration } from './store/open-migration.ts';
 import { recordError } from './store/record-error.ts';
-import { recordSwitch } from './store/record-switch.ts';
 import { startMigration } from './store/start-migration.ts';
+import { completeSwitch } from './switch.ts';
 import type { MigrationDeps, MigrationRow, PrepareOptions, PrepareOutcome, PrepareResult } from './types.ts';
 
-const STEP_RUNNERS: Record<StepName, (ctx: StepContext) => Promise<StepOutcome>> = {
+type StepRunner = (ctx: StepContext) => Promise<StepOutcome>;
+
+const STEP_RUNNERS: Record<StepName, StepRunner> = {
   check: checkStep,
   backup: backupStep,
   create_target: createTargetStep,
@@ -32,9 +35,6 @@ const STEP_RUNNERS: Record<StepName, (ctx: StepContext) => Promise<StepOutcome>>
   verify: verifyStep,
   ready: readyStep,
 };
-
-/** One `migrate prepare` at a time per database: a second one would race for the same steps. */
-const LOCK_NAME = 'ledgersync:migration';
 
 /**
  * `migrate prepare` (docs/platform.md G30, F6, F7): check, back up, create the inactive
@@ -44,7 +44,9 @@ const LOCK_NAME = 'ledgersync:migration';
  */
 export async function prepareMigration(deps: MigrationDeps, options: PrepareOptions): Promise<PrepareResult> {
   const result = emptyResult(options.provider);
-  const locked = await withKindLock(deps.sql, LOCK_NAME, (lockLost) => run(deps, options, result, lockLost));
+  const locked = await withKindLock(deps.sql, await migrationLockName(deps.sql), (lockLost) =>
+    run(deps, options, result, lockLost),
+  );
   if (locked.busy) return { ...result, outcome: 'busy', blocker: busy() };
   return locked.value;
 }
@@ -58,13 +60,16 @@ async function run(
   const begun = await begin(deps, options, result);
   if (!('id' in begun)) return begun;
   const ctx: StepContext = { deps, options, row: begun, notes: result.notes };
-  for (const step of remainingSteps(begun.state)) {
+  // Resumed past the check: what is outstanding now, not what the first run counted.
+  const plan = remainingSteps(begun.state).map((step): [StepName, StepRunner] => [step, STEP_RUNNERS[step]]);
+  if (begun.state !== 'started') plan.unshift(['check', recheckStep]);
+  for (const [step, runStep] of plan) {
     options.signal?.throwIfAborted();
     // The lock's session ended (the database restarted): another prepare may start now.
     lockLost.throwIfAborted();
     let outcome: StepOutcome;
     try {
-      outcome = await STEP_RUNNERS[step](ctx);
+      outcome = await runStep(ctx);
     } catch (error) {
       await recordError(
         deps.sql,
@@ -95,7 +100,7 @@ async function begin(
 ): Promise<MigrationRow | PrepareResult> {
   let open = await openMigration(deps.sql);
   if (open?.state === 'ready') {
-    const switched = await observeSwitch(deps, open);
+    const switched = await observeSwitch(deps, open, result.notes);
     if (!switched) return alreadyPrepared(deps, result, open, options);
     open = null;
   }
@@ -144,12 +149,21 @@ async function startNew(
   return row;
 }
 
-/** A ready migration whose target became the active connection: the customer switched. */
-async function observeSwitch(deps: MigrationDeps, open: MigrationRow): Promise<boolean> {
+/**
+ * A ready migration whose target became the active connection: the customer switched. Recorded
+ * (with the old connection's unfinished work carried over) unless a sync of the old connection is
+ * running: then it stays ready, and the worker records it when that sync ends.
+ */
+async function observeSwitch(deps: MigrationDeps, open: MigrationRow, notes: string[]): Promise<boolean> {
   const target = open.targetConnectionId ? await deps.platform.connection.get(open.targetConnectionId) : null;
   if (!target?.is_active) return false;
-  await recordSwitch(deps.sql, open.id, { source: open.sourceConnectionId, target: target.id });
-  return true;
+  const outcome = await completeSwitch(deps, open);
+  if (outcome.kind !== 'pending') return true;
+  notes.push(
+    `The customer has switched to connection ${target.id}; a sync of the connection left is still running, ` +
+      'and the switch is recorded as soon as it ends.',
+  );
+  return false;
 }
 
 async function alreadyPrepared(

@@ -35,6 +35,7 @@ export async function preloadStep(ctx: StepContext): Promise<StepOutcome> {
       platform: deps.platform,
       connectionId: row.sourceConnectionId,
       log: deps.log,
+      ...(options.onPreloadProgress ? { onProgress: options.onPreloadProgress } : {}),
     },
     { accountingConnectionId: target, signal: options.signal },
   );

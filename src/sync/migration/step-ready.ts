@@ -13,8 +13,9 @@ import {
   targetMissing,
 } from './blockers.ts';
 import { checkpoint, moved, type StepContext, type StepOutcome, stopped } from './step-context.ts';
+import { latestMigration } from './store/latest-migration.ts';
 import { moveMigration } from './store/move-migration.ts';
-import { recordSwitch } from './store/record-switch.ts';
+import { completeSwitch } from './switch.ts';
 
 /**
  * Step 6: ready-to-migrate (docs/platform.md F7). The four preconditions are checked first, so each
@@ -51,15 +52,19 @@ export async function readyStep(ctx: StepContext): Promise<StepOutcome> {
  */
 async function alreadySwitched(ctx: StepContext, target: AccountingConnection): Promise<StepOutcome> {
   const { deps, row } = ctx;
-  moved(await moveMigration(deps.sql, row.id, 'verified', 'ready'), row.id, 'verified', 'ready');
-  const next = moved(
-    await recordSwitch(deps.sql, row.id, { source: row.sourceConnectionId, target: target.id }),
+  const ready = moved(
+    await moveMigration(deps.sql, row.id, 'verified', 'ready'),
     row.id,
+    'verified',
     'ready',
-    'switched',
   );
+  const outcome = await completeSwitch(deps, ready);
+  const next = outcome.kind === 'pending' ? ready : ((await latestMigration(deps.sql)) ?? ready);
   ctx.notes.push(
-    `The customer has already switched to connection ${target.id} ("${target.remote_provider_name}").`,
+    `The customer has already switched to connection ${target.id} ("${target.remote_provider_name}").` +
+      (outcome.kind === 'pending'
+        ? ' A sync of the connection left is still running; the switch is recorded as soon as it ends.'
+        : ''),
   );
   return {
     ok: true,

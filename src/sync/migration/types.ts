@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import type { ErpAdapter } from '../../erp/adapter.ts';
 import type { Logger } from '../../log.ts';
 import type { PlatformClient } from '../../platform/client.ts';
+import type { MirrorProgress } from '../mirror/types.ts';
 import type { SyncPlatform } from '../objects/platform-port.ts';
 import type { Blocker } from './blockers.ts';
 import type { MigrationState, StepName } from './states.ts';
@@ -31,6 +32,8 @@ export interface PrepareOptions {
   backupDir: string;
   signal?: AbortSignal;
   onStep?: (event: StepEvent) => void;
+  /** The preload's progress, item by item (the chart mirror's own report). */
+  onPreloadProgress?: (progress: MirrorProgress) => void;
   /**
    * Called after each step's effect ('applied': done on the platform or on disk, not yet
    * recorded) and after its state is recorded ('recorded'). Tests throw here to simulate a

@@ -3,6 +3,7 @@ import type { ErpAdapter } from '../../erp/adapter.ts';
 import type { Logger } from '../../log.ts';
 import type { Transaction } from '../../platform/schemas/objects.ts';
 import { withKindLock } from '../kind-lock.ts';
+import { connectionAfterSwitches } from '../migration/store/connection-after-switches.ts';
 import { releaseClosedRequests } from '../outbox/release-closed-requests.ts';
 import { applyPage } from './apply-page.ts';
 import { KIND_SPECS, type ObjectKindName, readByDate } from './kinds.ts';
@@ -106,10 +107,16 @@ export async function syncObjects(
     return { ...summary, joined: true, durationMs: Date.now() - started };
   }
   const lockName = `ledgersync:sync:${deps.connectionId}:${kind}${options.syncRequestId ? `:${options.syncRequestId}` : ''}`;
-  const outcome = await withKindLock(deps.sql, lockName, (lockLost) =>
-    runSync(deps, kind, options, lockLost),
+  const outcome = await withKindLock(deps.sql, lockName, async (lockLost) =>
+    // The customer switched to another connection after this run was addressed (a migration,
+    // docs/platform.md G31): the switch moved this connection's unfinished work, so nothing is
+    // run here; the next run is addressed to the new connection.
+    (await connectionAfterSwitches(deps.sql, deps.connectionId))
+      ? null
+      : runSync(deps, kind, options, lockLost),
   );
-  if (outcome.busy) return { ...emptySummary(kind), busy: true, durationMs: Date.now() - started };
+  if (outcome.busy || outcome.value === null)
+    return { ...emptySummary(kind), busy: true, durationMs: Date.now() - started };
   return { ...outcome.value, durationMs: Date.now() - started };
 }
 

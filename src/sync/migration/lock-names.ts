@@ -1,0 +1,46 @@
+import type { Sql } from 'postgres';
+import { withKindLock } from '../kind-lock.ts';
+import { mirrorLockName } from '../mirror/lock-name.ts';
+import { OBJECT_KINDS, type ObjectKindName } from '../objects/kinds.ts';
+
+/**
+ * One `migrate prepare` at a time per deployment: two would race for the same steps. Advisory
+ * locks are shared by the whole database, and deployments that share one work in schemas of
+ * their own (DATABASE_SCHEMA), so the lock is named after the schema.
+ */
+export async function migrationLockName(sql: Sql): Promise<string> {
+  const [row] = await sql<{ schema: string }[]>`select current_schema() as schema`;
+  return `ledgersync:migration:${row?.schema ?? ''}`;
+}
+
+/**
+ * The advisory lock an object sync of `kind` holds for `connectionId`: the same name
+ * src/sync/objects/sync-objects.ts and replay.ts take (a test holds it under this name and sees
+ * the sync report busy, so the two cannot drift apart unnoticed).
+ */
+export function objectSyncLockName(connectionId: string, kind: ObjectKindName): string {
+  return `ledgersync:sync:${connectionId}:${kind}`;
+}
+
+/** Every lock a run of work for `connectionId` holds: one per object kind, and its chart mirror. */
+export function connectionLockNames(connectionId: string): string[] {
+  return [
+    ...OBJECT_KINDS.map((kind) => objectSyncLockName(connectionId, kind)),
+    mirrorLockName(connectionId),
+  ];
+}
+
+/**
+ * Runs fn while holding every lock in `names` (each on a session of its own, src/sync/kind-lock.ts);
+ * `busy` without running fn as soon as one is held elsewhere. Those taken so far are released.
+ */
+export async function withLocks<T>(
+  sql: Sql,
+  names: readonly string[],
+  fn: () => Promise<T>,
+): Promise<{ busy: true } | { busy: false; value: T }> {
+  const [first, ...rest] = names;
+  if (first === undefined) return { busy: false, value: await fn() };
+  const outer = await withKindLock(sql, first, () => withLocks(sql, rest, fn));
+  return outer.busy ? outer : outer.value;
+}
