@@ -80,7 +80,10 @@ function basePlan(
     cursorIndex(ctx, kind, q.start),
     fromTime === undefined ? 0 : ctx.state.world.indexAtOrAfter(kind, fromTime),
   );
-  const to = Math.min(store.count, toTime === undefined ? store.count : ctx.state.world.indexAtOrAfter(kind, toTime + 1));
+  const to = Math.min(
+    store.count,
+    toTime === undefined ? store.count : ctx.state.world.indexAtOrAfter(kind, toTime + 1),
+  );
   const predicates: Predicate[] = [];
   if (q.entity_id !== undefined) predicates.push((i) => entityIdOf(ctx.state.world, kind, i) === q.entity_id);
   return { store, from, to, predicates };

@@ -76,7 +76,11 @@ export function timeOf(kind: ObjectKind, index: number, layout: TimeLayout = def
 }
 
 /** First index whose generated time is >= t. */
-export function indexAtOrAfter(kind: ObjectKind, t: number, layout: TimeLayout = defaultTimeLayout()): number {
+export function indexAtOrAfter(
+  kind: ObjectKind,
+  t: number,
+  layout: TimeLayout = defaultTimeLayout(),
+): number {
   return Math.max(0, Math.ceil((t - layout.base[kind]) / layout.step[kind]));
 }
 

@@ -1,6 +1,6 @@
+import type { Logger } from '../../log.ts';
 import type { PlatformClient } from '../../platform/client.ts';
 import { DuplicateUploadError } from '../../platform/errors.ts';
-import type { Logger } from '../../log.ts';
 import type { ItemPage } from '../../platform/pagination.ts';
 import type { SyncResult } from '../../platform/schemas/syncs.ts';
 import { type ObjectKindName, readByDate } from './kinds.ts';

@@ -4,9 +4,9 @@ import { chartSummary } from '../../../src/erp/ledger/chart-summary.ts';
 import { seedLedger } from '../../../src/erp/ledger/seed.ts';
 import { ledgerTables } from '../../../src/erp/ledger/tables.ts';
 import { trialBalance, trialBalanceTotals } from '../../../src/erp/ledger/trial-balance.ts';
-import { generateMix } from '../../support/erp-sample-mix.ts';
 import type { BillInput, BillPaymentInput } from '../../../src/erp/types.ts';
 import { useTestDatabase } from '../../support/db.ts';
+import { generateMix } from '../../support/erp-sample-mix.ts';
 
 const db = useTestDatabase({ migrate: false });
 let schema: string;

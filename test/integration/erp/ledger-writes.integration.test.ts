@@ -9,9 +9,9 @@ import {
   trialBalance,
   trialBalanceTotals,
 } from '../../../src/erp/ledger/trial-balance.ts';
-import { generateMix } from '../../support/erp-sample-mix.ts';
 import type { CardTransactionInput, CodedLine } from '../../../src/erp/types.ts';
 import { useTestDatabase } from '../../support/db.ts';
+import { generateMix } from '../../support/erp-sample-mix.ts';
 
 const db = useTestDatabase({ migrate: false });
 let schema: string;

@@ -3,8 +3,8 @@ import {
   ceilingObjectsPerSecond,
   ceilingRatio,
   fastestTimeMs,
-  rateCeilingMs,
   minimumRequests,
+  rateCeilingMs,
   steadyObjectsPerSecond,
 } from '../../../bench/lib/ceiling.ts';
 
@@ -47,7 +47,7 @@ describe('ceiling math (docs/platform.md F3, F4, F14)', () => {
 });
 
 describe('rate ceiling of a product sync', () => {
-  it('is the fewest requests at the rule\'s average rate: 30,000 objects in 15.3 s, 60,000 in 30.6 s', () => {
+  it("is the fewest requests at the rule's average rate: 30,000 objects in 15.3 s, 60,000 in 30.6 s", () => {
     expect(rateCeilingMs(30_000, F3)).toBe(15_300);
     expect(rateCeilingMs(60_000, F3)).toBe(30_600);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { generateMix } from '../../support/erp-sample-mix.ts';
 import { ErpWrite } from '../../../src/erp/types.ts';
+import { generateMix } from '../../support/erp-sample-mix.ts';
 
 const chart = {
   gl_accounts: ['gl-6020', 'gl-6040'],

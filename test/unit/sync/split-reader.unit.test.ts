@@ -16,10 +16,14 @@ interface Dated {
  * (inclusive bounds, as `from_date` / `to_date`), listed in the given order. `ignoreDates` plays a
  * platform that does not honour the filter (docs/platform.md F28: an unknown parameter is ignored).
  */
-function listing(objects: Dated[], options: { order?: 'asc' | 'desc' | 'shuffled'; ignoreDates?: boolean } = {}) {
+function listing(
+  objects: Dated[],
+  options: { order?: 'asc' | 'desc' | 'shuffled'; ignoreDates?: boolean } = {},
+) {
   const ordered = [...objects];
   if (options.order === 'desc') ordered.sort((a, b) => b.at - a.at);
-  else if (options.order === 'shuffled') ordered.sort((a, b) => ((a.at * 7919) % 1009) - ((b.at * 7919) % 1009));
+  else if (options.order === 'shuffled')
+    ordered.sort((a, b) => ((a.at * 7919) % 1009) - ((b.at * 7919) % 1009));
   else ordered.sort((a, b) => a.at - b.at);
   let requests = 0;
   const pages = async function* (range: DateRange): AsyncGenerator<ReadPage> {
@@ -85,9 +89,10 @@ describe('split reader (docs/platform.md F28: transactions split by from_date / 
   it('work stealing: a lopsided backlog is split again when a cursor runs dry', async () => {
     // Most objects in one day a year ago, a few spread since: the first cuts leave one cursor
     // with nearly everything until the others steal from it.
-    const objects = [...spread(15_000, NOW - 365 * DAY, NOW - 364 * DAY), ...spread(300, NOW - 300 * DAY, NOW)].map(
-      (o, i) => ({ ...o, id: `t${i}` }),
-    );
+    const objects = [
+      ...spread(15_000, NOW - 365 * DAY, NOW - 364 * DAY),
+      ...spread(300, NOW - 300 * DAY, NOW),
+    ].map((o, i) => ({ ...o, id: `t${i}` }));
     const list = listing(objects);
     const { seen, stats } = await readAll(list.source, 4);
     expect(seen.size).toBe(objects.length);

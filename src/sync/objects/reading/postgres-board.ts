@@ -189,7 +189,7 @@ export class PostgresBoard implements RangeBoard {
       const pick = choose(rows);
       if (!pick) return false;
       const victim = rows.find((r) => r.id === pick.id)!;
-      const bound = { ...victim.bound, ...boundAfterCut(victim, pick) };
+      const bound = { ...victim.bound, ...boundAfterCut(pick) };
       await tx`
         update read_ranges set bound_from = ${bound.from}, bound_to = ${bound.to}
          where run_id = ${this.runId} and id = ${pick.id}`;

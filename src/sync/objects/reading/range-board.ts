@@ -97,12 +97,13 @@ export class MemoryBoard implements RangeBoard {
   }
   async release(id: number) {
     const row = this.rows[id]!;
-    if (row.state === 'reading') Object.assign(row, { state: 'open', reader: null, position: null, items: 0 });
+    if (row.state === 'reading')
+      Object.assign(row, { state: 'open', reader: null, position: null, items: 0 });
   }
   async split(choose: Parameters<RangeBoard['split']>[0]): Promise<boolean> {
     const pick = choose(this.rows.filter((r) => r.state === 'reading'));
     if (!pick) return false;
-    this.rows[pick.id]!.bound = { ...this.rows[pick.id]!.bound, ...boundAfterCut(this.rows[pick.id]!, pick) };
+    this.rows[pick.id]!.bound = { ...this.rows[pick.id]!.bound, ...boundAfterCut(pick) };
     this.add(pick.part, 'open', null);
     return true;
   }
@@ -131,6 +132,6 @@ export class MemoryBoard implements RangeBoard {
 }
 
 /** The cut range keeps the side it is reading: below the cut (ascending) or above it. */
-export function boundAfterCut(row: RangeRow, cut: { at: number; part: DateRange }): Partial<DateRange> {
+export function boundAfterCut(cut: { at: number; part: DateRange }): Partial<DateRange> {
   return cut.part.from === cut.at ? { to: cut.at } : { from: cut.at };
 }
