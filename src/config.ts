@@ -13,6 +13,40 @@ const cronExpression = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+const accountCode = z.string().trim().min(1).max(64);
+
+/** A Tryton company named in TRYTON_COMPANY_BY_ENTITY: its record id, or its (party's) name. */
+export type TrytonCompanyRef = { id: number } | { name: string };
+
+/**
+ * TRYTON_COMPANY_BY_ENTITY: `entity=company` pairs separated by commas, e.g.
+ * `ent_us=1,ent_eu=Acme Europe GmbH`; a company of digits only is a Tryton company id, anything
+ * else the company's name. Parsed into platform entity id → company.
+ */
+const trytonCompanyByEntity = z.string().transform((text, ctx) => {
+  const map: Record<string, TrytonCompanyRef> = {};
+  // Problems name the pair by position, never its text: configuration messages quote no values.
+  for (const [index, raw] of text.split(',').entries()) {
+    const pair = raw.trim();
+    const eq = pair.indexOf('=');
+    const entity = eq < 0 ? '' : pair.slice(0, eq).trim();
+    const company = eq < 0 ? '' : pair.slice(eq + 1).trim();
+    if (!entity || !company) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `pair ${index + 1} is not entity=company (e.g. ent_us=1,ent_eu=Acme Europe GmbH)`,
+      });
+      return z.NEVER;
+    }
+    if (entity in map) {
+      ctx.addIssue({ code: 'custom', message: `pair ${index + 1} lists an entity already listed` });
+      return z.NEVER;
+    }
+    map[entity] = /^\d+$/.test(company) ? { id: Number(company) } : { name: company };
+  }
+  return map;
+});
+
 const url = (protocols: string[]) =>
   z.string().refine(
     (v) => {
@@ -87,10 +121,15 @@ export const envSchema = z.object({
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default('ledgersync')
     .describe("The worker's own schema."),
-  EMBEDDED_DATA_DIR: z.string().default('.ledgersync').describe('Folder for embedded PostgreSQL data.'),
+  EMBEDDED_DATA_DIR: z
+    .string()
+    .default('.ledgersync')
+    .describe('Folder for the embedded PostgreSQL and Redis data (pg/, redis/).'),
   REDIS_URL: url(['redis:', 'rediss:'])
     .optional()
-    .describe('Redis URL (AOF on, maxmemory-policy noeviction). Unset: redis-server from PATH is started.'),
+    .describe(
+      'Redis URL (AOF on, maxmemory-policy noeviction). Unset: redis-server from PATH is started, data in .ledgersync/redis, shared by every ledgersync process using the same EMBEDDED_DATA_DIR.',
+    ),
   QUEUE_PREFIX: z.string().min(1).default('ledgersync').describe('BullMQ key prefix.'),
 
   ERP: z.enum(['ledger', 'tryton']).default('ledger').describe('Which ERP adapter to use.'),
@@ -103,6 +142,31 @@ export const envSchema = z.object({
   TRYTON_DATABASE: z.string().optional().describe('Tryton database name (ERP=tryton).'),
   TRYTON_USER: z.string().optional().describe('Tryton user (ERP=tryton).'),
   TRYTON_PASSWORD: z.string().optional().describe('Tryton password (ERP=tryton). Never logged.'),
+  TRYTON_COMPANY_BY_ENTITY: trytonCompanyByEntity
+    .optional()
+    .describe(
+      "Several companies in one Tryton database: `entity=company` pairs, comma-separated; the company is a Tryton company id (digits) or its name. An entity not listed fails with a message naming it. Unset: every entity is booked in the Tryton user's current company (docs/tryton.md).",
+    ),
+  TRYTON_JOURNAL_CODE: accountCode
+    .default('SVC')
+    .describe('Code of the Tryton journal moves are posted in (supplier invoices use the expense journal).'),
+  TRYTON_CARD_LIABILITY_ACCOUNT_CODE: accountCode
+    .default('2100')
+    .describe('Code of the Tryton account card transactions are credited to, unless the object names one.'),
+  TRYTON_EMPLOYEE_PAYABLE_ACCOUNT_CODE: accountCode
+    .default('2150')
+    .describe('Code of the Tryton account reimbursements are credited to, unless the object names one.'),
+  TRYTON_BANK_ACCOUNT_CODE: accountCode
+    .default('1010')
+    .describe('Code of the Tryton bank account transfers and bill payments are credited to.'),
+  TRYTON_CASHBACK_INCOME_ACCOUNT_CODE: accountCode
+    .default('4900')
+    .describe('Code of the Tryton account cashbacks are credited to.'),
+  TRYTON_ACCOUNTS_PAYABLE_ACCOUNT_CODE: accountCode
+    .optional()
+    .describe(
+      "Code of the Tryton account bills are credited to. Unset: each company's default payable account (Tryton's account configuration).",
+    ),
 
   WEBHOOK_SECRET: z
     .string()

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type {
   CustomField,
   ErpVendor,
@@ -8,7 +7,9 @@ import type {
   TaxCode,
   TaxRate,
 } from '../chart.ts';
+import { activeWindow, isActive } from './active-window.ts';
 import { normaliseRate } from './codec.ts';
+import { type Companies, type CompanyInfo, companyScopes } from './companies.ts';
 import type { TrytonModels } from './models.ts';
 import {
   ACCOUNT_FIELDS,
@@ -28,9 +29,23 @@ import {
  * with a type), analytic axes as custom fields with their accounts as options, parties as
  * vendors, percentage taxes as rates and top-level taxes as tax codes. Ids are Tryton's record
  * ids as strings; they are what objects are coded with.
+ *
+ * One company: the user's current company's chart, as Tryton names it. Several companies
+ * (TRYTON_COMPANY_BY_ENTITY): the charts of all of them, one after the other, each name followed
+ * by its company's in brackets, since their codes and names usually repeat.
  */
 
-const CompanyParty = z.object({ party: z.number().int() });
+/** One company's chart: calls working in that company, and what its names end with. */
+export interface ChartScope {
+  m: TrytonModels;
+  company: CompanyInfo;
+  suffix: string;
+}
+
+export function chartScopes(m: TrytonModels, companies: Companies): ChartScope[] {
+  const several = companies.all.length > 1;
+  return companyScopes(m, companies).map((s) => ({ ...s, suffix: several ? ` (${s.company.name})` : '' }));
+}
 
 /** Inactive records too: the platform keeps them, flagged. */
 const ALL = { context: { active_test: false } };
@@ -42,6 +57,8 @@ export async function readTypes(m: TrytonModels): Promise<Map<number, TypeRow>> 
   const rows = await m.searchRead('account.account.type', [], TYPE_FIELDS, TypeRow, ALL);
   return new Map(rows.map((t) => [t.id, t]));
 }
+
+const own = (scope: ChartScope) => ['company', '=', scope.company.id];
 
 /** Tryton types carry flags; equity has none, so the chain of parents names it. */
 export function classify(typeId: number | null, types: Map<number, TypeRow>): GlClassification {
@@ -58,37 +75,44 @@ export function classify(typeId: number | null, types: Map<number, TypeRow>): Gl
   return 'LIABILITY';
 }
 
-export async function* readGlAccounts(m: TrytonModels): AsyncIterable<GlAccount> {
-  const types = await readTypes(m);
-  for await (const a of m.searchAll(
-    'account.account',
-    [['type', '!=', null]],
-    ACCOUNT_FIELDS,
-    AccountRow,
-    ALL,
-  )) {
-    yield {
-      id: String(a.id),
-      name: a.name,
-      code: a.code ?? '',
-      classification: classify(a.type, types),
-      active: a.active && !a.closed,
-      hidden: false,
-    };
+export async function* readGlAccounts(scopes: ChartScope[]): AsyncIterable<GlAccount> {
+  for (const scope of scopes) {
+    const { m } = scope;
+    const [types, window] = await Promise.all([readTypes(m), activeWindow(m, scope.company.id)]);
+    for await (const a of m.searchAll(
+      'account.account',
+      [own(scope), ['type', '!=', null]],
+      ACCOUNT_FIELDS,
+      AccountRow,
+      ALL,
+    )) {
+      yield {
+        id: String(a.id),
+        name: `${a.name}${scope.suffix}`,
+        code: a.code ?? '',
+        classification: classify(a.type, types),
+        active: isActive(a, window) && !a.closed,
+        hidden: false,
+      };
+    }
   }
 }
 
-export async function* readCustomFields(m: TrytonModels): AsyncIterable<CustomField> {
-  for await (const root of m.searchAll(
+export async function* readCustomFields(scopes: ChartScope[]): AsyncIterable<CustomField> {
+  for (const scope of scopes) yield* readScopeFields(scope);
+}
+
+async function* readScopeFields(scope: ChartScope): AsyncIterable<CustomField> {
+  for await (const root of scope.m.searchAll(
     'analytic_account.account',
-    [['type', '=', 'root']],
+    [own(scope), ['type', '=', 'root']],
     ANALYTIC_FIELDS,
     AnalyticRow,
     ALL,
   )) {
     yield {
       id: String(root.id),
-      name: root.name,
+      name: `${root.name}${scope.suffix}`,
       inputType: 'SINGLE_CHOICE',
       active: root.active && root.state === 'opened',
       hidden: false,
@@ -97,13 +121,21 @@ export async function* readCustomFields(m: TrytonModels): AsyncIterable<CustomFi
   }
 }
 
-export async function* readFieldOptions(m: TrytonModels, fieldId: string): AsyncIterable<FieldOption> {
+/** The axis belongs to one of the companies: its options are found in that company only. */
+export async function* readFieldOptions(scopes: ChartScope[], fieldId: string): AsyncIterable<FieldOption> {
   if (!/^\d+$/.test(fieldId)) return;
-  const domain = [
-    ['root', '=', Number(fieldId)],
-    ['type', '=', 'normal'],
-  ];
-  for await (const o of m.searchAll('analytic_account.account', domain, ANALYTIC_FIELDS, AnalyticRow, ALL)) {
+  for (const scope of scopes) yield* readScopeOptions(scope, fieldId);
+}
+
+async function* readScopeOptions(scope: ChartScope, fieldId: string): AsyncIterable<FieldOption> {
+  const domain = [own(scope), ['root', '=', Number(fieldId)], ['type', '=', 'normal']];
+  for await (const o of scope.m.searchAll(
+    'analytic_account.account',
+    domain,
+    ANALYTIC_FIELDS,
+    AnalyticRow,
+    ALL,
+  )) {
     yield {
       fieldId,
       id: String(o.id),
@@ -115,11 +147,16 @@ export async function* readFieldOptions(m: TrytonModels, fieldId: string): Async
   }
 }
 
-export async function* readVendors(m: TrytonModels): AsyncIterable<ErpVendor> {
-  // The companies' own parties are not suppliers.
-  const companies = await m.searchRead('company.company', [], ['party'], CompanyParty);
-  const own = companies.map((c) => c.party);
-  for await (const p of m.searchAll('party.party', [['id', 'not in', own]], PARTY_FIELDS, PartyRow, ALL)) {
+/** Parties are shared by all companies; the companies' own parties are not suppliers. */
+export async function* readVendors(m: TrytonModels, companies: Companies): AsyncIterable<ErpVendor> {
+  const notSuppliers = companies.companyParties;
+  for await (const p of m.searchAll(
+    'party.party',
+    [['id', 'not in', notSuppliers]],
+    PARTY_FIELDS,
+    PartyRow,
+    ALL,
+  )) {
     yield {
       id: String(p.id),
       name: p.name || p.code || `Party ${p.id}`,
@@ -129,15 +166,16 @@ export async function* readVendors(m: TrytonModels): AsyncIterable<ErpVendor> {
   }
 }
 
-export async function* readTaxRates(m: TrytonModels): AsyncIterable<TaxRate> {
-  const domain = [
-    ['type', '=', 'percentage'],
-    ['invoice_account', '!=', null],
-  ];
-  for await (const t of m.searchAll('account.tax', domain, TAX_FIELDS, TaxRow, ALL)) {
+export async function* readTaxRates(scopes: ChartScope[]): AsyncIterable<TaxRate> {
+  for (const scope of scopes) yield* readScopeRates(scope);
+}
+
+async function* readScopeRates(scope: ChartScope): AsyncIterable<TaxRate> {
+  const domain = [own(scope), ['type', '=', 'percentage'], ['invoice_account', '!=', null]];
+  for await (const t of scope.m.searchAll('account.tax', domain, TAX_FIELDS, TaxRow, ALL)) {
     yield {
       id: String(t.id),
-      name: t.name,
+      name: `${t.name}${scope.suffix}`,
       rate: normaliseRate(t.rate ?? '0'),
       glAccountId: String(t.invoice_account),
     };
@@ -153,13 +191,16 @@ export function leafRates(tax: TaxRow, byId: Map<number, TaxRow>): TaxRow[] {
   });
 }
 
-export async function* readTaxCodes(m: TrytonModels): AsyncIterable<TaxCode> {
-  const all = await m.searchRead('account.tax', [], TAX_FIELDS, TaxRow, ALL);
-  const byId = new Map(all.map((t) => [t.id, t]));
-  for (const t of all) {
-    if (t.parent !== null) continue;
-    const rates = leafRates(t, byId);
-    if (rates.length === 0) continue;
-    yield { id: String(t.id), name: t.name, rateIds: rates.map((r) => String(r.id)), active: t.active };
+export async function* readTaxCodes(scopes: ChartScope[]): AsyncIterable<TaxCode> {
+  for (const scope of scopes) {
+    const all = await scope.m.searchRead('account.tax', [own(scope)], TAX_FIELDS, TaxRow, ALL);
+    const byId = new Map(all.map((t) => [t.id, t]));
+    for (const t of all) {
+      if (t.parent !== null) continue;
+      const rates = leafRates(t, byId);
+      if (rates.length === 0) continue;
+      const rateIds = rates.map((r) => String(r.id));
+      yield { id: String(t.id), name: `${t.name}${scope.suffix}`, rateIds, active: t.active };
+    }
   }
 }

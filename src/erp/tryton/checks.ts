@@ -1,6 +1,7 @@
 import type { ErpErrorInfo } from '../errors.ts';
 import type { DefaultRole } from '../ledger/model.ts';
 import type { Coding, PostingInput } from '../types.ts';
+import { isActive } from './active-window.ts';
 import { leafRates } from './chart-read.ts';
 import type { TrytonContext } from './context.ts';
 import { refuse } from './refusals.ts';
@@ -17,10 +18,13 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ErpErrorIn
 const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
 const fail = (error: ErpErrorInfo): Outcome<never> => ({ ok: false, error });
 
-/** Entity, book currency and period of the object's date. */
+/**
+ * Entity, book currency and period of the object's date. (With TRYTON_COMPANY_BY_ENTITY the
+ * entity chose the company before: companies.ts.)
+ */
 export function checkHeader(input: PostingInput, ctx: TrytonContext): Outcome<PeriodRow> {
   const { company } = ctx;
-  if (input.entityId !== null && !company.entityIds.has(input.entityId)) {
+  if (input.entityId !== null && ctx.entityIds !== null && !ctx.entityIds.has(input.entityId)) {
     return fail(refuse.unknownEntity(input.entityId, company.name));
   }
   if (input.currency.code !== company.currencyCode) {
@@ -37,8 +41,9 @@ export function checkHeader(input: PostingInput, ctx: TrytonContext): Outcome<Pe
 
 export function checkAccount(accountId: string, where: string, ctx: TrytonContext): Outcome<AccountRow> {
   const account = ctx.accounts.get(accountId);
-  if (!account) return fail(refuse.unknownAccount(accountId, where));
-  if (account.closed || !account.active) return fail(refuse.inactiveAccount(account, where));
+  if (!account) return fail(refuse.unknownAccount(accountId, where, ctx.companyLabel));
+  if (account.closed || !isActive(account, ctx.activeWindow))
+    return fail(refuse.inactiveAccount(account, where));
   if (account.type === null) return fail(refuse.viewAccount(account, where));
   return ok(account);
 }
@@ -48,7 +53,9 @@ export function resolveRole(role: DefaultRole, override: string | undefined, ctx
   const found = ctx.roles.get(role);
   const accountId = override ?? (found && 'id' in found ? found.id : undefined);
   if (!accountId)
-    return fail(refuse.missingDefault(role, found && 'missing' in found ? found.missing : undefined));
+    return fail(
+      refuse.missingDefault(role, found && 'missing' in found ? found.missing : undefined, ctx.companyLabel),
+    );
   return checkAccount(accountId, `the ${role.replace('_', ' ')} account`, ctx);
 }
 
@@ -61,7 +68,7 @@ export function checkVendor(vendorId: string, where: string, ctx: TrytonContext)
 
 function checkTax(taxId: string, where: string, ctx: TrytonContext): Outcome<TaxRow[]> {
   const tax = /^\d+$/.test(taxId) ? ctx.taxes.get(Number(taxId)) : undefined;
-  if (!tax) return fail(refuse.unknownTaxCode(taxId, where));
+  if (!tax) return fail(refuse.unknownTaxCode(taxId, where, ctx.companyLabel));
   if (!tax.active) return fail(refuse.inactiveTaxCode(tax.name, where));
   const rates = leafRates(tax, ctx.taxes);
   if (rates.length === 0) return fail(refuse.invalidTaxCode(tax.name));
@@ -82,7 +89,7 @@ function checkDimensions(
 ) {
   for (const [fieldId, optionId] of Object.entries(coding.dimensions)) {
     const root = ctx.analytic.get(fieldId);
-    if (root?.type !== 'root') return refuse.unknownField(fieldId, where);
+    if (root?.type !== 'root') return refuse.unknownField(fieldId, where, ctx.companyLabel);
     if (!root.active || root.state !== 'opened') return refuse.inactiveField(root.name, where);
     const option = ctx.analytic.get(optionId);
     if (!option || option.root !== root.id || option.type !== 'normal') {

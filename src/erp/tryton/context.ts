@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { DefaultRole } from '../ledger/model.ts';
 import type { ErpWrite } from '../types.ts';
+import { type ActiveWindow, activeWindow } from './active-window.ts';
+import type { CompanyInfo } from './companies.ts';
 import { billKey, type RecordKey } from './keys.ts';
 import type { TrytonModels } from './models.ts';
 import { DEFAULT_ROLE_CODES } from './options.ts';
@@ -22,31 +24,32 @@ import {
 } from './rows.ts';
 
 /**
- * What one batch of writes refers to in Tryton, read in a few parallel calls before anything is
- * written: the company and its book currency, the accounts, parties, taxes and analytic
- * accounts the objects name, the periods, the journals, the posting defaults and the invoices
- * that payments pay. The checks and plans work on it without further calls.
+ * What one batch of writes into one company refers to in Tryton, read in a few parallel calls
+ * before anything is written, with `m` working in that company and every search naming it: its
+ * accounts, parties, taxes and analytic accounts the objects name, its periods, the journals, its
+ * posting defaults and the invoices that payments pay. The checks and plans work on it without
+ * further calls.
  */
-
-export interface CompanyInfo {
-  id: number;
-  name: string;
-  currencyId: number;
-  currencyCode: string;
-  digits: number;
-  /** Platform entity ids whose books this company keeps (identifiers of its party). */
-  entityIds: Set<string>;
-}
 
 export interface TrytonContext {
   company: CompanyInfo;
+  /**
+   * One company: the platform entity ids listed as identifiers of its party (its books). Null
+   * when TRYTON_COMPANY_BY_ENTITY routes entities instead (companies.ts).
+   */
+  entityIds: Set<string> | null;
+  /** Set when several companies keep books: messages then name the company they mean. */
+  companyLabel: string | null;
   accounts: Map<string, AccountRow>;
+  /** The fiscal year of today: accounts whose dates miss it are inactive (active-window.ts). */
+  activeWindow: ActiveWindow;
   types: Map<number, TypeRow>;
   parties: Map<string, PartyRow>;
   taxes: Map<number, TaxRow>;
   analytic: Map<string, AnalyticRow>;
   periods: PeriodRow[];
   journalId: number | null;
+  journalCode: string;
   expenseJournalId: number | null;
   /** Account id per role, or the code that was looked for in vain. */
   roles: Map<DefaultRole, { id: string } | { missing: string | undefined }>;
@@ -55,38 +58,11 @@ export interface TrytonContext {
 }
 
 const ALL = { context: { active_test: false } };
-const Company = z.object({ id: z.number().int(), party: z.number().int(), currency: z.number().int() });
-const Named = z.object({ id: z.number().int(), name: z.string() });
 const Identifier = z.object({ code: z.string() });
-const CurrencyRow = z.object({ id: z.number().int(), code: z.string(), digits: z.number().int() });
 const Journal = z.object({ id: z.number().int(), code: z.string().nullable(), type: z.string() });
 const Configuration = z.object({ default_account_payable: z.number().int().nullable() });
 
 const numericIds = (ids: Iterable<string>) => [...new Set(ids)].filter((id) => /^\d+$/.test(id)).map(Number);
-
-async function loadCompany(m: TrytonModels): Promise<CompanyInfo> {
-  const preferences = await m.context();
-  const [company] = await m.searchRead(
-    'company.company',
-    [['id', '=', preferences.company ?? -1]],
-    ['party', 'currency'],
-    Company,
-  );
-  if (!company) throw new Error('the Tryton user has no current company');
-  const [[party], identifiers, [currency]] = await Promise.all([
-    m.searchRead('party.party', [['id', '=', company.party]], ['name'], Named, ALL),
-    m.searchRead('party.identifier', [['party', '=', company.party]], ['code'], Identifier),
-    m.searchRead('currency.currency', [['id', '=', company.currency]], ['code', 'digits'], CurrencyRow, ALL),
-  ]);
-  return {
-    id: company.id,
-    name: party?.name ?? `company ${company.id}`,
-    currencyId: company.currency,
-    currencyCode: currency?.code ?? '',
-    digits: currency?.digits ?? 2,
-    entityIds: new Set(identifiers.map((i) => i.code)),
-  };
-}
 
 interface Wanted {
   accounts: string[];
@@ -120,12 +96,23 @@ function wantedBy(items: readonly ErpWrite[]): Wanted {
 
 async function loadRoles(
   m: TrytonModels,
+  company: CompanyInfo,
   codes: Partial<Record<DefaultRole, string>>,
 ): Promise<{ roles: TrytonContext['roles']; rows: AccountRow[] }> {
   const wantedCodes = { ...DEFAULT_ROLE_CODES, ...codes };
   const list = Object.values(wantedCodes);
+  // The configuration's default payable account is a per-company value: `m` works in the company.
   const [rows, [configuration]] = await Promise.all([
-    m.searchRead('account.account', [['code', 'in', list]], ACCOUNT_FIELDS, AccountRow, ALL),
+    m.searchRead(
+      'account.account',
+      [
+        ['company', '=', company.id],
+        ['code', 'in', list],
+      ],
+      ACCOUNT_FIELDS,
+      AccountRow,
+      ALL,
+    ),
     m.searchRead('account.configuration', [['id', '=', 1]], ['default_account_payable'], Configuration),
   ]);
   const roles: TrytonContext['roles'] = new Map();
@@ -140,26 +127,49 @@ async function loadRoles(
   return { roles, rows };
 }
 
+export interface ContextOptions {
+  journalCode: string;
+  defaults: Partial<Record<DefaultRole, string>>;
+  /** Several companies keep books: refusals name the company. */
+  severalCompanies: boolean;
+  /** No company mapping: the company's party lists the entities it keeps. */
+  entitiesListed: boolean;
+}
+
+/** `m` works in `company` (TrytonModels.forCompany, or the user's current company). */
 export async function loadContext(
   m: TrytonModels,
+  company: CompanyInfo,
   items: readonly ErpWrite[],
-  options: { journalCode: string; defaults: Partial<Record<DefaultRole, string>> },
+  options: ContextOptions,
 ): Promise<TrytonContext> {
   const wanted = wantedBy(items);
-  const [company, roles, types, periods, journals, taxes] = await Promise.all([
-    loadCompany(m),
-    loadRoles(m, options.defaults),
-    m.searchRead('account.account.type', [], TYPE_FIELDS, TypeRow, ALL),
-    m.searchRead('account.period', [['type', '=', 'standard']], PERIOD_FIELDS, PeriodRow),
+  const own = ['company', '=', company.id];
+  const [identifiers, roles, window, types, periods, journals, taxes] = await Promise.all([
+    options.entitiesListed
+      ? m.searchRead('party.identifier', [['party', '=', company.partyId]], ['code'], Identifier)
+      : Promise.resolve(null),
+    loadRoles(m, company, options.defaults),
+    activeWindow(m, company.id),
+    m.searchRead('account.account.type', [own], TYPE_FIELDS, TypeRow, ALL),
+    m.searchRead(
+      'account.period',
+      [
+        ['type', '=', 'standard'],
+        ['fiscalyear.company', '=', company.id],
+      ],
+      PERIOD_FIELDS,
+      PeriodRow,
+    ),
     m.searchRead('account.journal', [], ['code', 'type'], Journal, ALL),
-    m.searchRead('account.tax', [], TAX_FIELDS, TaxRow, ALL),
+    m.searchRead('account.tax', [own], TAX_FIELDS, TaxRow, ALL),
   ]);
   const roleIds = [...roles.roles.values()].flatMap((r) => ('id' in r ? [r.id] : []));
   const taxAccounts = taxes.flatMap((t) => (t.invoice_account === null ? [] : [String(t.invoice_account)]));
   const [accounts, parties, analytic, bills] = await Promise.all([
     m.searchRead(
       'account.account',
-      [['id', 'in', numericIds([...wanted.accounts, ...roleIds, ...taxAccounts])]],
+      [own, ['id', 'in', numericIds([...wanted.accounts, ...roleIds, ...taxAccounts])]],
       ACCOUNT_FIELDS,
       AccountRow,
       ALL,
@@ -167,7 +177,7 @@ export async function loadContext(
     m.searchRead('party.party', [['id', 'in', numericIds(wanted.parties)]], PARTY_FIELDS, PartyRow, ALL),
     m.searchRead(
       'analytic_account.account',
-      ['OR', ['id', 'in', numericIds(wanted.analytic)], ['type', '=', 'root']],
+      [own, ['OR', ['id', 'in', numericIds(wanted.analytic)], ['type', '=', 'root']]],
       ANALYTIC_FIELDS,
       AnalyticRow,
       ALL,
@@ -176,10 +186,7 @@ export async function loadContext(
       ? Promise.resolve([])
       : m.searchRead(
           'account.invoice',
-          [
-            ['type', '=', 'in'],
-            ['description', 'in', wanted.bills.map((k) => k.text)],
-          ],
+          [own, ['type', '=', 'in'], ['description', 'in', wanted.bills.map((k) => k.text)]],
           INVOICE_FIELDS,
           InvoiceRow,
         ),
@@ -191,13 +198,17 @@ export async function loadContext(
   }
   return {
     company,
+    entityIds: identifiers ? new Set(identifiers.map((i) => i.code)) : null,
+    companyLabel: options.severalCompanies ? company.name : null,
     accounts: new Map(accounts.map((a) => [String(a.id), a])),
+    activeWindow: window,
     types: new Map(types.map((t) => [t.id, t])),
     parties: new Map(parties.map((p) => [String(p.id), p])),
     taxes: new Map(taxes.map((t) => [t.id, t])),
     analytic: new Map(analytic.map((a) => [String(a.id), a])),
     periods,
     journalId: journals.find((j) => j.code === options.journalCode)?.id ?? null,
+    journalCode: options.journalCode,
     expenseJournalId: journals.find((j) => j.type === 'expense')?.id ?? null,
     roles: roles.roles,
     bills: billsByObject,

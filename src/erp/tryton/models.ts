@@ -4,8 +4,8 @@ import { TrytonFault, type TrytonRpc } from './rpc.ts';
 /**
  * Typed calls on Tryton models over a TrytonRpc: search_read with zod-parsed rows, create,
  * write, delete, buttons and one-step wizards. Every call carries the user's preferences as its
- * context (company, companies, language), as Tryton's own clients do, so record rules see the
- * same company the user works in.
+ * context (company, language), as Tryton's own clients do, or names another company of the user
+ * (forCompany).
  */
 
 export type Domain = unknown[];
@@ -25,10 +25,29 @@ export interface SearchOptions {
 export class TrytonModels {
   private preferences: Promise<Context> | undefined;
 
-  constructor(readonly rpc: TrytonRpc) {}
+  /**
+   * `scope` is merged over the user's preferences: forCompany() makes a view of the same session
+   * whose calls all work in one company.
+   */
+  constructor(
+    readonly rpc: TrytonRpc,
+    private readonly parent?: TrytonModels,
+    private readonly scope: Context = {},
+  ) {}
+
+  /**
+   * The same session working in another company of the user: the context names the company, so
+   * Tryton takes per-company values (the default payable account) and new records' default
+   * company from it. (Which records a search sees is the user's stored Company Filter: see
+   * companies.ts; searches name their company.)
+   */
+  forCompany(companyId: number): TrytonModels {
+    return new TrytonModels(this.rpc, this.parent ?? this, { company: companyId });
+  }
 
   /** The user's context (cached for the adapter's life; a company switch needs a restart). */
   context(): Promise<Context> {
+    if (this.parent) return this.parent.context().then((c) => ({ ...c, ...this.scope }));
     this.preferences ??= this.rpc.call('model.res.user.get_preferences', [true, {}]).then((raw) => {
       const parsed = Preferences.safeParse(raw);
       if (!parsed.success) {

@@ -65,7 +65,7 @@ export function planBill(input: BillInput, key: RecordKey, ctx: TrytonContext): 
   if (address === undefined) {
     return { ok: false, error: refuse.vendorWithoutAddress(vendor.value.name ?? input.vendorId) };
   }
-  const journal = needJournal(ctx, ctx.expenseJournalId);
+  const journal = needJournal(ctx, 'invoices');
   if (!journal.ok) return journal;
   const payable = resolveRole('accounts_payable', input.payableAccountId, ctx);
   if (!payable.ok) return payable;

@@ -43,7 +43,12 @@ export function splitLines(
   return { ok: true, value: out };
 }
 
-export function needJournal(ctx: TrytonContext, journal: number | null): Outcome<number> {
+export function needJournal(ctx: TrytonContext, which: 'moves' | 'invoices'): Outcome<number> {
+  const journal = which === 'moves' ? ctx.journalId : ctx.expenseJournalId;
   if (journal !== null) return { ok: true, value: journal };
-  return { ok: false, error: refuse.missingJournal(ctx.company.name) };
+  const missing =
+    which === 'moves'
+      ? `the journal with code ${ctx.journalCode} that moves are posted in`
+      : 'a journal of type Expense for supplier invoices';
+  return { ok: false, error: refuse.missingJournal(ctx.company.name, missing) };
 }

@@ -92,7 +92,7 @@ export function planExpense(
 ): Outcome<Values> {
   const period = checkHeader(input, ctx);
   if (!period.ok) return period;
-  const journal = needJournal(ctx, ctx.journalId);
+  const journal = needJournal(ctx, 'moves');
   if (!journal.ok) return journal;
   const counter =
     input.kind === 'card_transaction'
@@ -136,7 +136,7 @@ export function planTransfer(
 ): Outcome<Values> {
   const period = checkHeader(input, ctx);
   if (!period.ok) return period;
-  const journal = needJournal(ctx, ctx.journalId);
+  const journal = needJournal(ctx, 'moves');
   if (!journal.ok) return journal;
   const liability = resolveRole('card_liability', input.liabilityAccountId, ctx);
   if (!liability.ok) return liability;
@@ -160,7 +160,7 @@ export function planPayment(
 ): Outcome<Values> {
   const period = checkHeader(input, ctx);
   if (!period.ok) return period;
-  const journal = needJournal(ctx, ctx.journalId);
+  const journal = needJournal(ctx, 'moves');
   if (!journal.ok) return journal;
   const bank = resolveRole('bank', input.bankAccountId, ctx);
   if (!bank.ok) return bank;

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import type { Logger } from '../../log.ts';
-import { integratorReference, needsIntegrator } from '../errors.ts';
+import { type ErpErrorInfo, integratorReference, needsIntegrator } from '../errors.ts';
 import { KIND_LABEL } from '../labels.ts';
 import type { DefaultRole } from '../ledger/model.ts';
 import { ErpWrite, ObjectKind, type WriteResult } from '../types.ts';
-import { loadContext } from './context.ts';
+import { type Companies, type CompanyScope, companyScopes, type Route } from './companies.ts';
+import { loadContext, type TrytonContext } from './context.ts';
 import { failureOf } from './faults.ts';
 import type { KeyLocks } from './key-locks.ts';
 import { recordKey } from './keys.ts';
@@ -15,15 +16,19 @@ import { type WriteDeps, writeOne } from './write.ts';
 /**
  * The path behind every Tryton write: validate each item, collapse repeated ids (a repeat is a
  * replay of its first), then in two phases — everything but payments of bills in the same call,
- * then those payments, so they find their invoice posted — lock the phase's keys, look up in one
- * search what Tryton already holds, load the context once, and write the items a few at a time.
- * Each item succeeds or fails on its own.
+ * then those payments, so they find their invoice posted — lock the phase's keys, read the
+ * companies, look up in one search per company what Tryton already holds, send each item to its
+ * company (where its record already is, else where its entity maps: companies.ts), load each
+ * company's context once, and write the items a few at a time. Each item succeeds or fails on
+ * its own.
  */
 
 export interface PostManyDeps extends WriteDeps {
   locks: KeyLocks;
   journalCode: string;
   defaults: Partial<Record<DefaultRole, string>>;
+  /** The companies (cached: companies.ts). */
+  companies: () => Promise<Companies>;
   concurrency: number;
   log: Logger;
   m: TrytonModels;
@@ -65,25 +70,103 @@ interface Indexed {
   input: ErpWrite;
 }
 
+/** Items that cannot go to any company: one log line per distinct cause, then their failures. */
+function refuseUnrouted(
+  deps: PostManyDeps,
+  refused: { item: Indexed; error: ErpErrorInfo }[],
+  out: WriteResult[],
+) {
+  const logged = new Set<string>();
+  for (const { item, error } of refused) {
+    const reference = error.referenceId ?? error.code;
+    if (!logged.has(reference)) {
+      logged.add(reference);
+      deps.log.error({ referenceId: error.referenceId, code: error.code }, `tryton: ${error.title}`);
+    }
+    out[item.index] = { ok: false, kind: item.input.kind, objectId: item.input.objectId, error };
+  }
+}
+
+interface Group {
+  scope: CompanyScope;
+  items: Indexed[];
+}
+
+/** Items by the company each goes to (where `companyOf` says), and those that go nowhere. */
+function groupByCompany(
+  phase: Indexed[],
+  scopes: CompanyScope[],
+  companyOf: (item: Indexed) => Route,
+): { groups: Map<number, Group>; refused: { item: Indexed; error: ErpErrorInfo }[] } {
+  const groups = new Map<number, Group>();
+  const refused: { item: Indexed; error: ErpErrorInfo }[] = [];
+  for (const item of phase) {
+    const route = companyOf(item);
+    if (!route.ok) {
+      refused.push({ item, error: route.error });
+      continue;
+    }
+    const scope = scopes.find((s) => s.company.id === route.company.id)!;
+    const group = groups.get(scope.company.id) ?? { scope, items: [] };
+    group.items.push(item);
+    groups.set(scope.company.id, group);
+  }
+  return { groups, refused };
+}
+
 async function writePhase(deps: PostManyDeps, phase: Indexed[], out: WriteResult[]): Promise<void> {
+  const keyOf = (input: ErpWrite) => recordKey(input.kind, input.objectId).text;
   const keys = phase.map((i) => recordKey(i.input.kind, i.input.objectId));
   await deps.locks.withKeys(
     keys.map((k) => k.text),
     async () => {
       try {
-        const options = { journalCode: deps.journalCode, defaults: deps.defaults };
-        const inputs = phase.map((i) => i.input);
-        const [existing, ctx] = await Promise.all([
-          findExisting(deps.m, keys),
-          loadContext(deps.m, inputs, options),
-        ]);
-        await eachLimited(phase, deps.concurrency, async ({ index, input }) => {
-          out[index] = await writeOne(
-            deps,
-            input,
-            existing.get(recordKey(input.kind, input.objectId).text),
-            ctx,
+        const companies = await deps.companies();
+        const scopes = companyScopes(deps.m, companies);
+        const options = {
+          journalCode: deps.journalCode,
+          defaults: deps.defaults,
+          severalCompanies: companies.all.length > 1,
+          entitiesListed: !companies.mapped,
+        };
+        const contextOf = (g: Group) =>
+          loadContext(
+            g.scope.m,
+            g.scope.company,
+            g.items.map((i) => i.input),
+            options,
           );
+        // The look-up and each routed company's context in parallel; an object whose record is
+        // already in another company (its entity's mapping changed) goes there instead.
+        const routed = groupByCompany(phase, scopes, (item) => companies.route(item.input));
+        const [existing, routedContexts] = await Promise.all([
+          findExisting(
+            deps.m,
+            companies.all.map((c) => c.id),
+            keys,
+          ),
+          Promise.all([...routed.groups.entries()].map(async ([id, g]) => [id, await contextOf(g)] as const)),
+        ]);
+        const final = groupByCompany(phase, scopes, (item) => {
+          const found = existing.get(keyOf(item.input));
+          if (found?.companyId == null) return companies.route(item.input);
+          return { ok: true, company: companies.all.find((c) => c.id === found.companyId)! };
+        });
+        refuseUnrouted(deps, final.refused, out);
+        const contexts = new Map<number, TrytonContext>(routedContexts);
+        await Promise.all(
+          [...final.groups.entries()].map(async ([id, g]) => {
+            const routedHere = routed.groups.get(id)?.items ?? [];
+            if (!contexts.has(id) || g.items.some((i) => !routedHere.includes(i))) {
+              contexts.set(id, await contextOf(g));
+            }
+          }),
+        );
+        const work = [...final.groups.entries()].flatMap(([id, g]) =>
+          g.items.map((item) => ({ item, m: g.scope.m, ctx: contexts.get(id)! })),
+        );
+        await eachLimited(work, deps.concurrency, async ({ item, m, ctx }) => {
+          out[item.index] = await writeOne({ ...deps, m }, item.input, existing.get(keyOf(item.input)), ctx);
         });
       } catch (error) {
         // Tryton could not even be read: every item of the phase fails alike.

@@ -3,6 +3,7 @@ import { KIND_LABEL } from '../labels.ts';
 import type { DefaultRole } from '../ledger/model.ts';
 import { formatMinor } from '../money.ts';
 import type { Currency, ObjectKind } from '../types.ts';
+import { ROLE_SETTING } from './options.ts';
 
 /**
  * The refusals of the Tryton adapter, each written for the bookkeeper in Tryton's words (account
@@ -22,7 +23,38 @@ export function accountLabel(account: { code: string | null; name: string }): st
   return account.code ? `${account.code} ${account.name}` : account.name;
 }
 
+/** " of company X" when several companies keep books, so the message says whose chart it means. */
+const ofCompany = (company: string | null) => (company ? ` of company ${company}` : '');
+
 export const refuse = {
+  unmappedEntity: (entityId: string) =>
+    needsIntegrator(
+      'ENTITY_UNMAPPED',
+      `Entity ${entityId} is not mapped to a Tryton company`,
+      `add ${entityId}=<Tryton company id or name> to the setting TRYTON_COMPANY_BY_ENTITY of the sync, then sync again`,
+      integratorReference('tryton', 'entity', entityId),
+    ),
+  unknownCompany: (entityId: string, company: string, ambiguous: boolean) =>
+    needsIntegrator(
+      'COMPANY_UNKNOWN',
+      `The setting TRYTON_COMPANY_BY_ENTITY maps entity ${entityId} to company ${company}, which ${ambiguous ? 'names several companies' : 'is not a company'} in Tryton`,
+      `correct ${entityId}=… in TRYTON_COMPANY_BY_ENTITY: a Tryton company id, or the exact name of one company`,
+      integratorReference('tryton', 'company', entityId, company),
+    ),
+  companyNotAllowed: (companyName: string) =>
+    needsIntegrator(
+      'COMPANY_ACCESS_DENIED',
+      `The Tryton user the sync works as may not work in company ${companyName}`,
+      `add ${companyName} to the Companies of that user in Tryton`,
+      integratorReference('tryton', 'company-access', companyName),
+    ),
+  companyFilterCurrent: (companyName: string) =>
+    needsIntegrator(
+      'COMPANY_FILTER_CURRENT',
+      `The Tryton user the sync works as sees the records of its current company only, so it cannot post to company ${companyName}`,
+      "set Company Filter to All in that user's preferences in Tryton",
+      integratorReference('tryton', 'company-filter', companyName),
+    ),
   unknownEntity: (entityId: string, companyName: string) =>
     userActionable(
       'ENTITY_UNKNOWN',
@@ -54,11 +86,11 @@ export const refuse = {
       `The ${KIND_LABEL[kind]} is dated ${date}, and Tryton has no open fiscal year period for that date`,
       `create the fiscal year and its periods for ${date.slice(0, 4)} in Tryton, or change the accounting date`,
     ),
-  unknownAccount: (accountId: string, where: string) =>
+  unknownAccount: (accountId: string, where: string, company: string | null = null) =>
     userActionable(
       'ACCOUNT_UNKNOWN',
-      `The GL account with id ${accountId} on ${where} is not in Tryton`,
-      'refresh the chart of accounts and code the line to an account that exists in Tryton',
+      `The GL account with id ${accountId} on ${where} is not ${company ? `an account of company ${company}` : 'in Tryton'}`,
+      `refresh the chart of accounts and code the line to an account${ofCompany(company)} that exists in Tryton`,
     ),
   inactiveAccount: (account: { code: string | null; name: string }, where: string) =>
     userActionable(
@@ -72,15 +104,15 @@ export const refuse = {
       `GL account ${accountLabel(account)} on ${where} has no type in Tryton, so nothing can be posted to it`,
       `set a type on account ${account.code || account.name} in Tryton, or pick another account`,
     ),
-  missingDefault: (role: DefaultRole, code: string | undefined) =>
+  missingDefault: (role: DefaultRole, code: string | undefined, company: string | null = null) =>
     userActionable(
       'DEFAULT_ACCOUNT_MISSING',
       code
-        ? `Tryton has no ${ROLE_LABEL[role]} account with code ${code}`
-        : `Tryton has no default ${ROLE_LABEL[role]} account set`,
+        ? `Tryton has no ${ROLE_LABEL[role]} account with code ${code}${ofCompany(company)}`
+        : `Tryton has no default ${ROLE_LABEL[role]} account set${company ? ` for company ${company}` : ''}`,
       code
-        ? `create the ${ROLE_LABEL[role]} account with code ${code} in Tryton, or configure another code for it`
-        : `set the default ${ROLE_LABEL[role]} account in Tryton's account configuration`,
+        ? `create the ${ROLE_LABEL[role]} account with code ${code}${ofCompany(company)} in Tryton, or have your integrator set ${ROLE_SETTING[role]} to the code of another account`
+        : `set the default ${ROLE_LABEL[role]} account in Tryton's account configuration, or have your integrator set ${ROLE_SETTING[role]}`,
     ),
   unknownVendor: (vendorId: string, where: string) =>
     userActionable(
@@ -100,11 +132,11 @@ export const refuse = {
       `Vendor ${name} has no address in Tryton, and a supplier invoice needs one`,
       `add an address to party ${name} in Tryton`,
     ),
-  unknownTaxCode: (taxCodeId: string, where: string) =>
+  unknownTaxCode: (taxCodeId: string, where: string, company: string | null = null) =>
     userActionable(
       'TAX_CODE_UNKNOWN',
-      `The tax code with id ${taxCodeId} on ${where} is not a tax in Tryton`,
-      'refresh the tax codes and pick one that exists in Tryton',
+      `The tax code with id ${taxCodeId} on ${where} is not a tax${ofCompany(company)} in Tryton`,
+      `refresh the tax codes and pick one${ofCompany(company)} that exists in Tryton`,
     ),
   inactiveTaxCode: (name: string, where: string) =>
     userActionable(
@@ -118,10 +150,10 @@ export const refuse = {
       `The rates of tax ${name} add up to -100% or less, or it has no percentage rate with an account`,
       `correct tax ${name} in Tryton`,
     ),
-  unknownField: (fieldId: string, where: string) =>
+  unknownField: (fieldId: string, where: string, company: string | null = null) =>
     userActionable(
       'FIELD_UNKNOWN',
-      `The custom field with id ${fieldId} on ${where} is not an analytic axis in Tryton`,
+      `The custom field with id ${fieldId} on ${where} is not an analytic axis${ofCompany(company)} in Tryton`,
       'refresh the chart of accounts and recode the line',
     ),
   inactiveField: (name: string, where: string) =>
@@ -166,11 +198,11 @@ export const refuse = {
       `The payment of ${formatMinor(amount, currency)} is more than the ${formatMinor(open, currency)} still open on invoice ${billNumber} in Tryton`,
       'check the payment amount, or record the extra amount as a supplier credit note in Tryton',
     ),
-  missingJournal: (companyName: string) =>
+  missingJournal: (companyName: string, journal: string) =>
     needsIntegrator(
       'JOURNAL_MISSING',
       `Tryton has no journal for the spend platform's postings in ${companyName}`,
-      'the journal the adapter posts moves to (code SVC unless configured) or the expense journal for supplier invoices is missing; see docs/tryton.md',
-      integratorReference('tryton', 'journal', companyName),
+      `${journal} is missing; create it in Tryton or set TRYTON_JOURNAL_CODE (see docs/tryton.md)`,
+      integratorReference('tryton', 'journal', companyName, journal),
     ),
 } satisfies Record<string, (...args: never[]) => ErpErrorInfo>;

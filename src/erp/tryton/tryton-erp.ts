@@ -4,6 +4,8 @@ import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate }
 import { ErpError } from '../errors.ts';
 import type { ErpWrite, LookupResult, ObjectKind, WriteResult } from '../types.ts';
 import {
+  type ChartScope,
+  chartScopes,
   readCustomFields,
   readFieldOptions,
   readGlAccounts,
@@ -11,6 +13,7 @@ import {
   readTaxRates,
   readVendors,
 } from './chart-read.ts';
+import { type Companies, CompaniesCache } from './companies.ts';
 import { readFailureOf } from './faults.ts';
 import { KeyLocks } from './key-locks.ts';
 import { lookupObjects, type RecordRef } from './lookup.ts';
@@ -38,11 +41,13 @@ export class TrytonErp extends BatchFirstErp {
   private readonly m: TrytonModels;
   private readonly deps: PostManyDeps;
   private readonly log: Logger;
+  private readonly companiesCache: CompaniesCache;
 
   constructor(options: TrytonErpOptions) {
     super();
     this.m = new TrytonModels(new TrytonRpc(options));
     this.log = options.log ?? silentLogger;
+    this.companiesCache = new CompaniesCache(this.m, options.companyByEntity);
     const base = (options.deepLinkBase ?? options.url).replace(/\/+$/, '');
     const database = encodeURIComponent(options.database);
     // The platform takes a deep link on bill syncs only (docs/platform.md F14): the supplier invoice.
@@ -57,27 +62,48 @@ export class TrytonErp extends BatchFirstErp {
       locks,
       journalCode: options.journalCode ?? DEFAULT_JOURNAL_CODE,
       defaults: options.defaults ?? {},
+      companies: () => this.companiesCache.get(),
       concurrency: options.concurrency ?? 4,
     };
   }
 
+  private companies(): Promise<Companies> {
+    return this.companiesCache.get();
+  }
+
+  /** Reads the chart of every company the adapter works in (chart-read.ts). */
+  private chart<T>(read: (scopes: ChartScope[]) => AsyncIterable<T>): () => AsyncIterable<T> {
+    const m = this.m;
+    const companies = () => this.companies();
+    return async function* () {
+      yield* read(chartScopes(m, await companies()));
+    };
+  }
+
   glAccounts(): AsyncIterable<GlAccount> {
-    return guarded(() => readGlAccounts(this.m), 'GL accounts');
+    return guarded(this.chart(readGlAccounts), 'GL accounts');
   }
   customFields(): AsyncIterable<CustomField> {
-    return guarded(() => readCustomFields(this.m), 'custom fields');
+    return guarded(this.chart(readCustomFields), 'custom fields');
   }
   fieldOptions(fieldId: string): AsyncIterable<FieldOption> {
-    return guarded(() => readFieldOptions(this.m, fieldId), `options of field ${fieldId}`);
+    return guarded(
+      this.chart((scopes) => readFieldOptions(scopes, fieldId)),
+      `options of field ${fieldId}`,
+    );
   }
   vendors(): AsyncIterable<ErpVendor> {
-    return guarded(() => readVendors(this.m), 'vendors');
+    const m = this.m;
+    const companies = () => this.companies();
+    return guarded(async function* () {
+      yield* readVendors(m, await companies());
+    }, 'vendors');
   }
   taxRates(): AsyncIterable<TaxRate> {
-    return guarded(() => readTaxRates(this.m), 'tax rates');
+    return guarded(this.chart(readTaxRates), 'tax rates');
   }
   taxCodes(): AsyncIterable<TaxCode> {
-    return guarded(() => readTaxCodes(this.m), 'tax codes');
+    return guarded(this.chart(readTaxCodes), 'tax codes');
   }
 
   postMany(items: readonly ErpWrite[]): Promise<WriteResult[]> {
@@ -85,7 +111,8 @@ export class TrytonErp extends BatchFirstErp {
   }
   async lookupMany(keys: readonly { kind: ObjectKind; objectId: string }[]): Promise<LookupResult[]> {
     try {
-      return await lookupObjects(this.m, keys, this.deps.deepLink);
+      const companyIds = (await this.companies()).all.map((c) => c.id);
+      return await lookupObjects(this.m, companyIds, keys, this.deps.deepLink);
     } catch (error) {
       throw new ErpError(readFailureOf(error, 'lookup'), { cause: error });
     }

@@ -6,7 +6,9 @@ import { TEST_CHART } from './world-chart.ts';
 
 /**
  * The remote ids of the test books (world-setup.ts) as the adapter reports them: Tryton record
- * ids, read back by code and name, so tests code objects against what is really in Tryton.
+ * ids, read back by code and name, so tests code objects against what is really in Tryton. The
+ * first company's by default; `company: 'second'` reads the EUR company's books (same layout,
+ * its own ids), with `models` working in that company.
  */
 
 const Row = z.object({
@@ -17,6 +19,8 @@ const Row = z.object({
 const ALL = { context: { active_test: false } };
 
 export interface TrytonBooks {
+  companyId: number;
+  companyName: string;
   accountId(code: string): string;
   supplierIds: string[];
   taxIds: Record<string, string>;
@@ -25,13 +29,26 @@ export interface TrytonBooks {
   models: TrytonModels;
 }
 
-export async function readTrytonBooks(connection: TrytonConnection): Promise<TrytonBooks> {
-  const m = new TrytonModels(new TrytonRpc(connection));
-  const [accounts, parties, taxes, analytic] = await Promise.all([
-    m.searchRead('account.account', [['code', '!=', null]], ['code', 'name'], Row, ALL),
-    m.searchRead('party.party', [], ['name'], Row, ALL),
-    m.searchRead('account.tax', [], ['name'], Row, ALL),
-    m.searchRead('analytic_account.account', [], ['code', 'name'], Row, ALL),
+const CompanyRow = z.object({ id: z.number().int(), party: z.number().int() });
+
+export async function readTrytonBooks(
+  connection: TrytonConnection,
+  options: { company?: 'first' | 'second' } = {},
+): Promise<TrytonBooks> {
+  const base = new TrytonModels(new TrytonRpc(connection));
+  const spec = options.company === 'second' ? TEST_CHART.secondCompany : TEST_CHART.company;
+  const [parties, companies] = await Promise.all([
+    base.searchRead('party.party', [], ['name'], Row, ALL),
+    base.searchRead('company.company', [], ['party'], CompanyRow),
+  ]);
+  const companyParty = parties.find((p) => p.name === spec.name)!.id;
+  const companyId = companies.find((c) => c.party === companyParty)!.id;
+  const m = options.company === 'second' ? base.forCompany(companyId) : base;
+  const own = ['company', '=', companyId];
+  const [accounts, taxes, analytic] = await Promise.all([
+    m.searchRead('account.account', [own, ['code', '!=', null]], ['code', 'name'], Row, ALL),
+    m.searchRead('account.tax', [own], ['name'], Row, ALL),
+    m.searchRead('analytic_account.account', [own], ['code', 'name'], Row, ALL),
   ]);
   const byCode = new Map(accounts.map((a) => [a.code, String(a.id)]));
   const accountId = (code: string) => {
@@ -47,10 +64,11 @@ export async function readTrytonBooks(connection: TrytonConnection): Promise<Try
     options: axis.options.map((o) => String(analytic.find((a) => a.code === o.code)!.id)),
   };
   const taxIds = Object.fromEntries(taxes.map((t) => [t.name ?? '', String(t.id)]));
+  const other = options.company === 'second' ? TEST_CHART.company : TEST_CHART.secondCompany;
   const fixture: ContractFixture = {
     entityId: null,
-    currency: { code: 'USD', exponent: 2 },
-    foreignCurrency: { code: 'EUR', exponent: 2 },
+    currency: { code: spec.currency.code, exponent: 2 },
+    foreignCurrency: { code: other.currency.code, exponent: 2 },
     openDate: '2025-02-10',
     closedDate: '2024-12-15',
     expenseAccountId: accountId('6020'),
@@ -65,6 +83,8 @@ export async function readTrytonBooks(connection: TrytonConnection): Promise<Try
     requiredField: { id: department.id, name: department.name },
   };
   return {
+    companyId,
+    companyName: spec.name,
     accountId,
     supplierIds: TEST_CHART.suppliers.map(partyId),
     taxIds,

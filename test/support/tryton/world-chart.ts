@@ -4,7 +4,15 @@
  * by code (see docs/tryton.md), one tax per rate, a Department analytic axis and suppliers.
  */
 export const TEST_CHART = {
-  companyName: 'Ledgersync Test Co',
+  company: {
+    name: 'Ledgersync Test Co',
+    currency: { name: 'U.S. Dollar', code: 'USD', symbol: '$' },
+  },
+  /** A second company in the same database, with books of the same layout (its own ids). */
+  secondCompany: {
+    name: 'Ledgersync Europe',
+    currency: { name: 'Euro', code: 'EUR', symbol: '€' },
+  },
   fiscalYears: [2023, 2024, 2025, 2026],
   /** Closed in setup: objects dated in it are refused. */
   closedPeriod: '2024-12',

@@ -7,8 +7,11 @@ import { TEST_CHART } from './world-chart.ts';
 /**
  * Sets up the books of a fresh Tryton database through JSON-RPC, the way a bookkeeper would in
  * the client: a USD company, Tryton's minimal chart of accounts from its template, fiscal years
- * 2024–2026 with monthly periods (December 2024 closed), the journal the adapter posts to, the
+ * 2023–2026 with monthly periods (December 2024 closed), the journal the adapter posts to, the
  * accounts and taxes the test objects are coded with, a Department analytic axis and suppliers.
+ * A second company in EUR gets books of the same layout (its own chart, fiscal years, accounts,
+ * taxes and axis, and its own sequence on the shared journal); the admin user may work in both
+ * and works in the first.
  */
 
 const Row = z.object({ id: z.number().int() });
@@ -35,15 +38,19 @@ async function one(m: TrytonModels, model: string, domain: unknown[]): Promise<n
   return row.id;
 }
 
-/** Company, and the admin user working in it. */
-async function createCompany(m: TrytonModels): Promise<number> {
+/** Company, and the admin user allowed to work in it (working in it when `current`). */
+async function createCompany(
+  m: TrytonModels,
+  spec: { name: string; currency: { name: string; code: string; symbol: string } },
+  current: boolean,
+): Promise<number> {
   const [currency] = await m.create('currency.currency', [
-    { name: 'U.S. Dollar', code: 'USD', symbol: '$', rounding: decimal('0.01'), digits: 2 },
+    { ...spec.currency, rounding: decimal('0.01'), digits: 2 },
   ]);
-  const [party] = await m.create('party.party', [{ name: TEST_CHART.companyName }]);
+  const [party] = await m.create('party.party', [{ name: spec.name }]);
   const [company] = await m.create('company.company', [{ party, currency }]);
   const userId = await m.rpc.userId();
-  await m.write('res.user', [userId], { companies: [['add', [company]]], company });
+  await m.write('res.user', [userId], { companies: [['add', [company]]], ...(current ? { company } : {}) });
   return company!;
 }
 
@@ -53,8 +60,14 @@ async function createChart(m: TrytonModels, company: number): Promise<void> {
   await m.wizard('account.create_chart', async (execute) => {
     await execute('account');
     await execute('create_account', { account: { company, account_template: template } });
-    const payable = await one(m, 'account.account', [['type.payable', '=', true]]);
-    const receivable = await one(m, 'account.account', [['type.receivable', '=', true]]);
+    const payable = await one(m, 'account.account', [
+      ['company', '=', company],
+      ['type.payable', '=', true],
+    ]);
+    const receivable = await one(m, 'account.account', [
+      ['company', '=', company],
+      ['type.receivable', '=', true],
+    ]);
     await execute('create_properties', {
       properties: { company, account_payable: payable, account_receivable: receivable },
     });
@@ -103,13 +116,29 @@ async function createFiscalYears(m: TrytonModels, company: number): Promise<void
       },
     ]);
   }
-  const closed = await one(m, 'account.period', [['name', '=', TEST_CHART.closedPeriod]]);
+  const closed = await one(m, 'account.period', [
+    ['fiscalyear.company', '=', company],
+    ['name', '=', TEST_CHART.closedPeriod],
+  ]);
   await m.button('account.period', 'close', [closed]);
 }
 
-async function createJournal(m: TrytonModels): Promise<void> {
+/** The journal is shared by the companies; its sequence is per company (a company value). */
+async function createJournal(m: TrytonModels, company: number): Promise<void> {
   const journalType = await one(m, 'ir.sequence.type', [['name', '=', 'Account Journal']]);
-  const [sequence] = await m.create('ir.sequence', [{ name: 'Spend platform', sequence_type: journalType }]);
+  const [sequence] = await m.create('ir.sequence', [
+    { name: 'Spend platform', sequence_type: journalType, company },
+  ]);
+  const existing = await m.searchRead(
+    'account.journal',
+    [['code', '=', TEST_CHART.journalCode]],
+    ['id'],
+    Row,
+  );
+  if (existing[0]) {
+    await m.write('account.journal', [existing[0].id], { sequence });
+    return;
+  }
   await m.create('account.journal', [
     { name: 'Spend platform', code: TEST_CHART.journalCode, type: 'general', sequence },
   ]);
@@ -122,14 +151,21 @@ async function createAccounts(m: TrytonModels, company: number): Promise<void> {
     'account_type_template_asset_current_cash_en',
     'account_type_template_liability_current_en',
   ]);
-  const typeOf = async (fsId: string) => one(m, 'account.account.type', [['template', '=', types.get(fsId)]]);
+  const typeOf = async (fsId: string) =>
+    one(m, 'account.account.type', [
+      ['company', '=', company],
+      ['template', '=', types.get(fsId)],
+    ]);
   const byKind = {
     expense: await typeOf('account_type_template_expense_en'),
     revenue: await typeOf('account_type_template_revenue_en'),
     cash: await typeOf('account_type_template_asset_current_cash_en'),
     liability: await typeOf('account_type_template_liability_current_en'),
   };
-  const root = await one(m, 'account.account', [['parent', '=', null]]);
+  const root = await one(m, 'account.account', [
+    ['company', '=', company],
+    ['parent', '=', null],
+  ]);
   await m.create(
     'account.account',
     TEST_CHART.accounts.map((a) => ({
@@ -141,7 +177,10 @@ async function createAccounts(m: TrytonModels, company: number): Promise<void> {
       closed: a.closed ?? false,
     })),
   );
-  const taxAccount = await one(m, 'account.account', [['name', '=', 'Main Tax']]);
+  const taxAccount = await one(m, 'account.account', [
+    ['company', '=', company],
+    ['name', '=', 'Main Tax'],
+  ]);
   await m.create(
     'account.tax',
     TEST_CHART.taxes.map((t) => ({
@@ -187,15 +226,32 @@ async function createSuppliers(m: TrytonModels): Promise<void> {
   await m.write('party.party', [inactive!], { active: false });
 }
 
-export async function setUpTrytonBooks(connection: Connection): Promise<void> {
-  const admin = new TrytonModels(new TrytonRpc(connection));
-  const company = await createCompany(admin);
-  // The user's preferences changed (company): a new client reads them afresh.
-  const m = new TrytonModels(new TrytonRpc(connection));
+async function createBooks(m: TrytonModels, company: number): Promise<void> {
   await createChart(m, company);
   await createFiscalYears(m, company);
-  await createJournal(m);
+  await createJournal(m, company);
   await createAccounts(m, company);
   await createAnalytic(m, company);
+}
+
+export async function setUpTrytonBooks(connection: Connection): Promise<void> {
+  const admin = new TrytonModels(new TrytonRpc(connection));
+  const company = await createCompany(admin, TEST_CHART.company, true);
+  // The user's preferences changed (company): a new client reads them afresh.
+  const m = new TrytonModels(new TrytonRpc(connection));
+  await createBooks(m, company);
   await createSuppliers(m);
+  const second = await createCompany(m, TEST_CHART.secondCompany, false);
+  // Tryton shows a user the records of its current company only unless its Company Filter is
+  // All; the books of the second company are set up with All, then the default comes back.
+  const userId = await m.rpc.userId();
+  await m.write('res.user', [userId], { company_filter: 'all' });
+  await createBooks(new TrytonModels(new TrytonRpc(connection)).forCompany(second), second);
+  await m.write('res.user', [userId], { company_filter: 'one' });
+}
+
+/** Lets the admin user see (and the adapter post to) every company: see src/erp/tryton/companies.ts. */
+export async function showAllCompanies(connection: Connection): Promise<void> {
+  const m = new TrytonModels(new TrytonRpc(connection));
+  await m.write('res.user', [await m.rpc.userId()], { company_filter: 'all' });
 }

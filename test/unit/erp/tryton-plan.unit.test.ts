@@ -10,9 +10,10 @@ const account = (id: number, code: string, type: number, extra = {}) => ({
   code,
   name: `Account ${code}`,
   closed: false,
-  active: true,
   type,
   party_required: false,
+  start_date: null as string | null,
+  end_date: null as string | null,
   ...extra,
 });
 const type = (id: number, statement: string, flags = {}) => ({
@@ -45,6 +46,8 @@ function context(): TrytonContext {
     account(15, '1010', 3),
     account(4, '', 4, { party_required: true }),
     account(7, '', 2),
+    // Ended before the fiscal year of today: Tryton shows it inactive.
+    account(14, '6998', 1, { end_date: '2023-12-31' }),
   ];
   return {
     company: {
@@ -53,8 +56,11 @@ function context(): TrytonContext {
       currencyId: 1,
       currencyCode: 'USD',
       digits: 2,
-      entityIds: new Set(['ent_1']),
+      partyId: 3,
     },
+    entityIds: new Set(['ent_1']),
+    companyLabel: null,
+    activeWindow: { from: '2025-01-01', to: '2025-12-31' },
     accounts: new Map(accounts.map((a) => [String(a.id), a])),
     types: new Map(
       [
@@ -100,6 +106,7 @@ function context(): TrytonContext {
       },
     ],
     journalId: 5,
+    journalCode: 'SVC',
     expenseJournalId: 2,
     roles: new Map([
       ['card_liability', { id: '13' }],
@@ -207,7 +214,7 @@ describe('Tryton posting plans', () => {
     });
   });
 
-  it('refuses before writing: closed period, unknown entity, closed account, missing axis, missing default', () => {
+  it('refuses before writing: closed period, unknown entity, closed or out-of-date account, missing axis, missing default', () => {
     const codes = [
       planExpense(card({ date: '2024-12-15' }), recordKey('card_transaction', 'a'), context()),
       planExpense(card({ date: '2023-05-01' }), recordKey('card_transaction', 'b'), context()),
@@ -215,6 +222,11 @@ describe('Tryton posting plans', () => {
       planExpense(
         card({ lines: [line(6_000, { glAccountId: '12' }), line(4_000)] }),
         recordKey('card_transaction', 'd'),
+        context(),
+      ),
+      planExpense(
+        card({ lines: [line(6_000, { glAccountId: '14' }), line(4_000)] }),
+        recordKey('card_transaction', 'g'),
         context(),
       ),
       planExpense(
@@ -228,6 +240,7 @@ describe('Tryton posting plans', () => {
       'PERIOD_CLOSED',
       'PERIOD_MISSING',
       'ENTITY_UNKNOWN',
+      'ACCOUNT_INACTIVE',
       'ACCOUNT_INACTIVE',
       'DIMENSION_REQUIRED',
       'DEFAULT_ACCOUNT_MISSING',
