@@ -91,7 +91,7 @@ function mirrorCounts(summary: z.infer<typeof MirrorSummary>): JobLineFields {
   };
 }
 
-/** The counts a processor's result carries (see jobs/run-object-sync.ts and its siblings). */
+/** The counts a processor's result carries (see jobs/run-sync-jobs.ts and its siblings). */
 export function resultCounts(result: unknown): JobLineFields {
   const fields: JobLineFields = {};
   const outcome = z.looseObject({ outcome: z.string() }).safeParse(result);

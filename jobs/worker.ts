@@ -7,7 +7,7 @@ import { startJoining } from './join-runs.ts';
 import { followConnectionSwitch, processMigration } from './migration.ts';
 import { QUEUE_NAMES } from './payloads.ts';
 import { bullConnection, type QueueConnection, type QueueKey, type Queues, WORKER_TUNING } from './queues.ts';
-import { runCoaMirrorJob, runObjectSyncJob } from './run-object-sync.ts';
+import { runCoaMirrorJob, runObjectSyncJob } from './run-sync-jobs.ts';
 import { processSyncButton } from './sync-button.ts';
 import { processSyncWatchdog } from './watchdog.ts';
 

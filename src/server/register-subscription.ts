@@ -3,7 +3,7 @@ import type { Logger } from '../log.ts';
 import type { PlatformClient } from '../platform/client.ts';
 import { isValidWebhookSignature } from '../platform/resources/webhooks.ts';
 import type { EventType } from '../platform/schemas/webhooks.ts';
-import { withKindLock } from '../sync/kind-lock.ts';
+import { withAdvisoryLock } from '../sync/advisory-lock.ts';
 import { SUBSCRIBED_EVENTS } from './event-actions.ts';
 import {
   activeSubscriptionId,
@@ -76,7 +76,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 export async function ensureSubscription(deps: RegistrationDeps): Promise<RegistrationResult> {
   const attempts = deps.attempts ?? 6;
   for (let attempt = 1; ; attempt++) {
-    const locked = await withKindLock(deps.sql, `ledgersync:webhook-registration:${deps.publicUrl}`, () =>
+    const locked = await withAdvisoryLock(deps.sql, `ledgersync:webhook-registration:${deps.publicUrl}`, () =>
       register(deps),
     );
     const result: Attempt = locked.busy ? { status: 'busy' } : locked.value;

@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import { withKindLock } from '../kind-lock.ts';
+import { withAdvisoryLock } from '../advisory-lock.ts';
 import { mirrorLockName } from '../mirror/lock-name.ts';
 import { OBJECT_KINDS, type ObjectKindName } from '../objects/kinds.ts';
 
@@ -31,7 +31,7 @@ export function connectionLockNames(connectionId: string): string[] {
 }
 
 /**
- * Runs fn while holding every lock in `names` (each on a session of its own, src/sync/kind-lock.ts);
+ * Runs fn while holding every lock in `names` (each on a session of its own, src/sync/advisory-lock.ts);
  * `busy` without running fn as soon as one is held elsewhere. Those taken so far are released.
  */
 export async function withLocks<T>(
@@ -41,6 +41,6 @@ export async function withLocks<T>(
 ): Promise<{ busy: true } | { busy: false; value: T }> {
   const [first, ...rest] = names;
   if (first === undefined) return { busy: false, value: await fn() };
-  const outer = await withKindLock(sql, first, () => withLocks(sql, rest, fn));
+  const outer = await withAdvisoryLock(sql, first, () => withLocks(sql, rest, fn));
   return outer.busy ? outer : outer.value;
 }

@@ -1,4 +1,4 @@
-import { withKindLock } from '../kind-lock.ts';
+import { withAdvisoryLock } from '../advisory-lock.ts';
 import {
   type Blocker,
   busy,
@@ -44,7 +44,7 @@ const STEP_RUNNERS: Record<StepName, StepRunner> = {
  */
 export async function prepareMigration(deps: MigrationDeps, options: PrepareOptions): Promise<PrepareResult> {
   const result = emptyResult(options.provider);
-  const locked = await withKindLock(deps.sql, await migrationLockName(deps.sql), (lockLost) =>
+  const locked = await withAdvisoryLock(deps.sql, await migrationLockName(deps.sql), (lockLost) =>
     run(deps, options, result, lockLost),
   );
   if (locked.busy) return { ...result, outcome: 'busy', blocker: busy() };

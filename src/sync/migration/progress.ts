@@ -92,7 +92,7 @@ function reached(state: MigrationState, wanted: MigrationState): boolean {
 }
 
 /**
- * Whether a session holds the advisory lock `name` (src/sync/kind-lock.ts takes
+ * Whether a session holds the advisory lock `name` (src/sync/advisory-lock.ts takes
  * pg_try_advisory_lock(hashtext(name)): the bigint key is split into classid, the high half, and
  * objid, the low half, with objsubid 1).
  */

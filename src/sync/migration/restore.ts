@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { ZodError } from 'zod';
 import type { Logger } from '../../log.ts';
 import type { PlatformClient } from '../../platform/client.ts';
-import { withKindLock } from '../kind-lock.ts';
+import { withAdvisoryLock } from '../advisory-lock.ts';
 import { type MirrorProgress, mirrorChart } from '../mirror/index.ts';
 import { mirrorLockName } from '../mirror/lock-name.ts';
 import { backupChartSource, type SkippedItem } from './backup-chart-source.ts';
@@ -108,7 +108,7 @@ export async function restoreChart(deps: RestoreDeps, options: RestoreOptions): 
     writeCalls: 0,
     notes,
   };
-  const found = await withKindLock(deps.sql, mirrorLockName(target), () => rebuildIdMap(deps, target));
+  const found = await withAdvisoryLock(deps.sql, mirrorLockName(target), () => rebuildIdMap(deps, target));
   if (found.busy) return result;
   result.found = found.value;
   const summary = await mirrorChart(

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import type { Logger } from '../../log.ts';
 import type { PlatformClient } from '../../platform/client.ts';
-import { withKindLock } from '../kind-lock.ts';
+import { withAdvisoryLock } from '../advisory-lock.ts';
 import { mirrorLockName } from '../mirror/lock-name.ts';
 import { connectionLockNames, withLocks } from './lock-names.ts';
 import { type RebuiltCounts, rebuildIdMap } from './rebuild-id-map.ts';
@@ -134,7 +134,7 @@ async function ensureIdMap(deps: SwitchDeps, connectionId: string): Promise<IdMa
   const [row] = await deps.sql<{ n: number }[]>`
     select count(*)::int as n from id_map where connection_id = ${connectionId} and svc_id is not null`;
   if ((row?.n ?? 0) > 0) return 'preloaded';
-  const rebuilt = await withKindLock(deps.sql, mirrorLockName(connectionId), () =>
+  const rebuilt = await withAdvisoryLock(deps.sql, mirrorLockName(connectionId), () =>
     rebuildIdMap(deps, connectionId),
   );
   return rebuilt.busy ? 'mirror_running' : { rebuilt: rebuilt.value };

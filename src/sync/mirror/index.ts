@@ -1,4 +1,4 @@
-import { withKindLock } from '../kind-lock.ts';
+import { withAdvisoryLock } from '../advisory-lock.ts';
 import { mirrorFieldOptions, mirrorFields, mirrorGlAccounts, mirrorVendors } from './chart-steps.ts';
 import type { MirrorContext } from './context.ts';
 import { mirrorLockName } from './lock-name.ts';
@@ -46,7 +46,7 @@ export async function mirrorChart(deps: MirrorDeps, options: MirrorOptions = {})
   const started = Date.now();
   const target = options.accountingConnectionId ?? deps.connectionId;
   const summary = emptySummary(target, options.dryRun === true);
-  const outcome = await withKindLock(deps.sql, mirrorLockName(target), (lockLost) =>
+  const outcome = await withAdvisoryLock(deps.sql, mirrorLockName(target), (lockLost) =>
     run(deps, options, summary, lockLost),
   );
   if (outcome.busy) summary.busy = true;

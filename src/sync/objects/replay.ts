@@ -1,6 +1,6 @@
 import type { PlatformClient } from '../../platform/client.ts';
+import { withAdvisoryLock } from '../advisory-lock.ts';
 import { billSteps } from '../bill-decision.ts';
-import { withKindLock } from '../kind-lock.ts';
 import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from './kinds.ts';
 import { freezeAndSend } from './report-results.ts';
 import { emptySummary, type ObjectSyncDeps, type ObjectSyncSummary, processPage } from './sync-objects.ts';
@@ -78,19 +78,23 @@ export async function replayObject(
       };
     }
     const spec = KIND_SPECS[kind];
-    const outcome = await withKindLock(deps.sql, `ledgersync:sync:${deps.connectionId}:${kind}`, async () => {
-      const summary = emptySummary(kind);
-      const parsed = spec.schema.safeParse(object);
-      const item = parsed.success
-        ? { ok: true as const, value: parsed.data }
-        : { ok: false as const, id: objectId, error: parsed.error.message };
-      await processPage(deps, kind, [item], summary);
-      summary.reported = await freezeAndSend(
-        { sql: deps.sql, platform: deps.platform, connectionId: deps.connectionId, log: deps.log },
-        spec.syncTypes,
-      );
-      return summary;
-    });
+    const outcome = await withAdvisoryLock(
+      deps.sql,
+      `ledgersync:sync:${deps.connectionId}:${kind}`,
+      async () => {
+        const summary = emptySummary(kind);
+        const parsed = spec.schema.safeParse(object);
+        const item = parsed.success
+          ? { ok: true as const, value: parsed.data }
+          : { ok: false as const, id: objectId, error: parsed.error.message };
+        await processPage(deps, kind, [item], summary);
+        summary.reported = await freezeAndSend(
+          { sql: deps.sql, platform: deps.platform, connectionId: deps.connectionId, log: deps.log },
+          spec.syncTypes,
+        );
+        return summary;
+      },
+    );
     if (outcome.busy)
       return { status: 'busy', kind, message: `A ${kind} sync is running; try again when it ends.` };
     const [row] = await deps.sql<

@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import type { ErpAdapter } from '../../erp/adapter.ts';
 import type { Logger } from '../../log.ts';
 import type { Transaction } from '../../platform/schemas/objects.ts';
-import { withKindLock } from '../kind-lock.ts';
+import { withAdvisoryLock } from '../advisory-lock.ts';
 import { connectionAfterSwitches } from '../migration/store/connection-after-switches.ts';
 import { releaseClosedRequests } from '../outbox/release-closed-requests.ts';
 import { applyPage } from './apply-page.ts';
@@ -107,7 +107,7 @@ export async function syncObjects(
     return { ...summary, joined: true, durationMs: Date.now() - started };
   }
   const lockName = `ledgersync:sync:${deps.connectionId}:${kind}${options.syncRequestId ? `:${options.syncRequestId}` : ''}`;
-  const outcome = await withKindLock(deps.sql, lockName, async (lockLost) =>
+  const outcome = await withAdvisoryLock(deps.sql, lockName, async (lockLost) =>
     // The customer switched to another connection after this run was addressed (a migration,
     // docs/platform.md G31): the switch moved this connection's unfinished work, so nothing is
     // run here; the next run is addressed to the new connection.

@@ -5,7 +5,7 @@ import { createQueues, type Queues } from '../../../jobs/queues.ts';
 import { type RunningWorkers, startWorkers } from '../../../jobs/worker.ts';
 import type { AppContext } from '../../../src/app/app-context.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { withKindLock } from '../../../src/sync/kind-lock.ts';
+import { withAdvisoryLock } from '../../../src/sync/advisory-lock.ts';
 import { migrationProgress } from '../../../src/sync/migration/index.ts';
 import { migrationLockName } from '../../../src/sync/migration/lock-names.ts';
 import { useTestRedis } from '../../support/redis.ts';
@@ -88,7 +88,7 @@ describe('`migrate prepare` on the migration queue, taken by the worker (docs/pl
     expect(progress?.job?.id).toBe(first.jobId);
     // While a prepare holds the migration's lock (a job or a command), status says it is running.
     const lock = await migrationLockName(m.world.db.sql);
-    await withKindLock(m.world.db.sql, lock, async () => {
+    await withAdvisoryLock(m.world.db.sql, lock, async () => {
       expect((await migrationProgress(m.world.db.sql))?.running).toBe(true);
     });
     // Once it has ended, asking again adds a new job (which finds nothing left to do).

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { followConnectionSwitch } from '../../../jobs/migration.ts';
 import { resolveConnection } from '../../../src/app/connection.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { withKindLock } from '../../../src/sync/kind-lock.ts';
+import { withAdvisoryLock } from '../../../src/sync/advisory-lock.ts';
 import { ConnectionSwitchPendingError, followSwitch } from '../../../src/sync/migration/index.ts';
 import { objectSyncLockName } from '../../../src/sync/migration/lock-names.ts';
 import { mirrorChart } from '../../../src/sync/mirror/index.ts';
@@ -167,7 +167,7 @@ describe('following the switch the customer makes in the platform (docs/platform
       id: 'j1',
       data: { connectionId: source, kind: 'bills', trigger: 'cron' },
     } as unknown as Job;
-    await withKindLock(m.world.db.sql, objectSyncLockName(source, 'bills'), async () => {
+    await withAdvisoryLock(m.world.db.sql, objectSyncLockName(source, 'bills'), async () => {
       expect(await followSwitch(deps(), source)).toMatchObject({
         kind: 'pending',
         connectionId: source,
@@ -178,7 +178,7 @@ describe('following the switch the customer makes in the platform (docs/platform
       );
       expect(await resolveConnection(m.platform, m.world.db.sql)).toBe(source);
     });
-    await withKindLock(m.world.db.sql, mirrorLockName(source), async () => {
+    await withAdvisoryLock(m.world.db.sql, mirrorLockName(source), async () => {
       expect((await followSwitch(deps(), target)).kind).toBe('pending');
     });
     const routed = await followConnectionSwitch(job, deps());
@@ -232,7 +232,7 @@ describe('following the switch the customer makes in the platform (docs/platform
 
   it('the locks held while recording a switch are the very ones object syncs and chart mirrors take', async () => {
     const source = await m.fresh();
-    await withKindLock(m.world.db.sql, objectSyncLockName(source, 'transfers'), async () => {
+    await withAdvisoryLock(m.world.db.sql, objectSyncLockName(source, 'transfers'), async () => {
       const summary = await syncObjects(
         {
           sql: m.world.db.sql,
@@ -245,7 +245,7 @@ describe('following the switch the customer makes in the platform (docs/platform
       );
       expect(summary.busy).toBe(true);
     });
-    await withKindLock(m.world.db.sql, mirrorLockName(source), async () => {
+    await withAdvisoryLock(m.world.db.sql, mirrorLockName(source), async () => {
       const mirrored = await mirrorChart(
         {
           sql: m.world.db.sql,

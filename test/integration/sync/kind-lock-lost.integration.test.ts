@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../../../src/app/database.ts';
-import { KindLockLostError, withKindLock } from '../../../src/sync/kind-lock.ts';
+import { AdvisoryLockLostError, withAdvisoryLock } from '../../../src/sync/advisory-lock.ts';
 import { useTestDatabase } from '../../support/db.ts';
 import { uniqueName } from '../../support/unique.ts';
 
@@ -22,8 +22,8 @@ async function terminateHolders(name: string): Promise<number> {
   return rows.filter((r) => r.terminated).length;
 }
 
-describe('withKindLock when its session ends', () => {
-  it('aborts lockLost with KindLockLostError, frees the lock for the next run, and the run fails as database-unavailable', async () => {
+describe('withAdvisoryLock when its session ends', () => {
+  it('aborts lockLost with AdvisoryLockLostError, frees the lock for the next run, and the run fails as database-unavailable', async () => {
     const name = uniqueName('ledgersync:test-lock:');
     let told: unknown = null;
     let release: () => void = () => undefined;
@@ -31,7 +31,7 @@ describe('withKindLock when its session ends', () => {
     const holding = new Promise<void>((resolve) => {
       started = resolve;
     });
-    const running = withKindLock(db.sql, name, async (lockLost) => {
+    const running = withAdvisoryLock(db.sql, name, async (lockLost) => {
       started();
       lockLost.addEventListener('abort', () => {
         told = lockLost.reason;
@@ -46,19 +46,19 @@ describe('withKindLock when its session ends', () => {
 
     // Held: another run of the kind is refused.
     await holding;
-    expect(await withKindLock(db.sql, name, async () => 'second')).toEqual({ busy: true });
+    expect(await withAdvisoryLock(db.sql, name, async () => 'second')).toEqual({ busy: true });
     expect(await terminateHolders(name)).toBe(1);
-    await expect.poll(() => told, { timeout: 5_000 }).toBeInstanceOf(KindLockLostError);
+    await expect.poll(() => told, { timeout: 5_000 }).toBeInstanceOf(AdvisoryLockLostError);
 
     // The lock went with the session: the next run takes it while the first has not stopped yet.
-    expect(await withKindLock(db.sql, name, async () => 'next')).toEqual({ busy: false, value: 'next' });
+    expect(await withAdvisoryLock(db.sql, name, async () => 'next')).toEqual({ busy: false, value: 'next' });
 
     release();
     const error = await running.then(
       () => null,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(KindLockLostError);
+    expect(error).toBeInstanceOf(AdvisoryLockLostError);
     expect(isDatabaseUnavailable(error)).toBe(true);
     // The pool is untouched: its own connections still answer.
     expect(await db.sql`select 1 as n`).toEqual([{ n: 1 }]);
@@ -66,8 +66,8 @@ describe('withKindLock when its session ends', () => {
 
   it('a run that ends normally releases the lock when it returns', async () => {
     const name = uniqueName('ledgersync:test-lock:');
-    expect(await withKindLock(db.sql, name, async () => 1)).toEqual({ busy: false, value: 1 });
-    expect(await withKindLock(db.sql, name, async () => 2)).toEqual({ busy: false, value: 2 });
+    expect(await withAdvisoryLock(db.sql, name, async () => 1)).toEqual({ busy: false, value: 1 });
+    expect(await withAdvisoryLock(db.sql, name, async () => 2)).toEqual({ busy: false, value: 2 });
     expect(await terminateHolders(name)).toBe(0);
   });
 });

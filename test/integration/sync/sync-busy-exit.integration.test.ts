@@ -6,7 +6,7 @@ import { useSyncWorld, worldEnv } from '../../support/sync-world.ts';
 
 /**
  * README "Exit codes": `sync` exits 69 and names what it skipped when another process was
- * syncing a kind (the kind lock of src/sync/kind-lock.ts), instead of exiting 0 as if everything
+ * syncing a kind (the kind lock of src/sync/advisory-lock.ts), instead of exiting 0 as if everything
  * had been synced. The other process is played by a session advisory lock of the same name.
  */
 const world = useSyncWorld();

@@ -1,13 +1,13 @@
 import postgres, { type Sql } from 'postgres';
 
 /** The session holding a kind lock ended while its run was going on (the database restarted). */
-export class KindLockLostError extends Error {
+export class AdvisoryLockLostError extends Error {
   constructor(readonly lockName: string) {
     super(
       `the database session holding the lock ${lockName} ended (PostgreSQL restarted or the connection broke); ` +
         'the run stopped',
     );
-    this.name = 'KindLockLostError';
+    this.name = 'AdvisoryLockLostError';
   }
 }
 
@@ -53,10 +53,10 @@ function lockSession(sql: Sql, onClose: () => void): Sql {
  * reserved from the pool, because postgres.js 3.4.x kills the process when a reserved connection
  * is written to after the server dropped it. The lock dies with its session, so a killed process
  * never leaves it held. If the session ends while fn runs (PostgreSQL restarted), the lock is
- * gone: `lockLost` is aborted with a KindLockLostError so fn stops at its next step, and another
+ * gone: `lockLost` is aborted with an AdvisoryLockLostError so fn stops at its next step, and another
  * process may take the lock from then on.
  */
-export async function withKindLock<T>(
+export async function withAdvisoryLock<T>(
   sql: Sql,
   name: string,
   fn: (lockLost: AbortSignal) => Promise<T>,
@@ -64,7 +64,7 @@ export async function withKindLock<T>(
   const lost = new AbortController();
   let ending = false;
   const session = lockSession(sql, () => {
-    if (!ending) lost.abort(new KindLockLostError(name));
+    if (!ending) lost.abort(new AdvisoryLockLostError(name));
   });
   try {
     const [row] = await session<
