@@ -2,6 +2,7 @@ import postgres, { type Sql } from 'postgres';
 import { migrateAll } from '../../db/runner.ts';
 import { databaseUnavailableMessage, guardTransactions, isDatabaseUnavailable } from '../app/database.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { hostOf, PlatformUnreachableError } from '../infra/platform-reachable.ts';
 import { isRedisFailure, RedisUnavailableError, redisHost } from '../infra/redis-connection.ts';
 import { provideServices, type Services } from '../infra/services.ts';
 import { onShutdown, runCleanups } from '../infra/shutdown.ts';
@@ -78,7 +79,7 @@ export async function withRuntime(fn: (runtime: Runtime) => Promise<number | und
     });
     exitCode = (await fn({ config, log, services, sql, migrated: applied })) ?? EXIT.ok;
   } catch (error) {
-    exitCode = reportFailure(error, log, redisUrl);
+    exitCode = reportFailure(error, log, redisUrl, config.PLATFORM_BASE_URL);
   }
   await runCleanups();
   process.exit(exitCode);
@@ -95,7 +96,12 @@ function redisFailure(error: unknown, redisUrl: string | undefined): RedisUnavai
   return null;
 }
 
-function reportFailure(error: unknown, log: Logger, redisUrl: string | undefined): number {
+function reportFailure(
+  error: unknown,
+  log: Logger,
+  redisUrl: string | undefined,
+  platformUrl: string | undefined,
+): number {
   const redis = redisFailure(error, redisUrl);
   if (redis) {
     log.debug({ err: error }, 'Redis unavailable');
@@ -117,6 +123,19 @@ function reportFailure(error: unknown, log: Logger, redisUrl: string | undefined
   if (error instanceof Error && error.name === 'NoConnectionError') {
     process.stderr.write(`ledgersync: ${error.message}\n`);
     return EXIT.failed;
+  }
+  if (error instanceof PlatformUnreachableError) {
+    process.stderr.write(`ledgersync: ${error.message}\n`);
+    return EXIT.unavailable;
+  }
+  if (error instanceof Error && error.name === 'NetworkError' && platformUrl) {
+    // The platform stopped answering after the client's retries: what was done is kept.
+    log.debug({ err: error }, 'platform unreachable');
+    const host = hostOf(platformUrl);
+    process.stderr.write(
+      `ledgersync: the platform at ${host} did not answer (${scrubString(error.message)}); what was done before is kept, run the command again once it answers.\n`,
+    );
+    return EXIT.unavailable;
   }
   if (error instanceof Error && error.name === 'RedisMissingError') {
     process.stderr.write(`ledgersync: ${error.message}\n`);

@@ -1,4 +1,8 @@
 import type { Command } from 'commander';
+import { latestMigrationJob } from '../../jobs/migration.ts';
+import { createQueues } from '../../jobs/queues.ts';
+import { migrationProgress } from '../sync/migration/progress.ts';
+import { progressLines } from '../sync/migration/report-text.ts';
 import { formatStatus } from '../sync/status/format-status.ts';
 import { statusReport } from '../sync/status/status-report.ts';
 import { EXIT, withRuntime } from './runtime.ts';
@@ -8,15 +12,30 @@ export function registerStatusCommand(program: Command): void {
   program
     .command('status')
     .description(
-      'per kind: synced, failed by category with top reasons, outbox, last run, sync-button latency',
+      'health (worker up, last good and next scheduled run, failed and stalled jobs), then per kind: synced, failed by category with top reasons, outbox, last run, sync-button latency',
     )
     .option('--json', 'print the report as JSON')
     .action((options: { json?: boolean }) =>
       withRuntime((runtime) =>
         withConnection(runtime, async (_app, connectionId) => {
-          const { sql } = runtime;
-          const report = await statusReport(sql, connectionId);
-          process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `${formatStatus(report)}\n`);
+          const { sql, config, services } = runtime;
+          // The worker's queues and heartbeats, read through the queues' own connections.
+          const queues = createQueues({ redisUrl: services.redisUrl, prefix: config.QUEUE_PREFIX });
+          try {
+            const report = await statusReport(sql, connectionId, { queues: queues.all() });
+            // Where the latest connection migration stands, and the job that runs it.
+            const migration = await migrationProgress(sql, {
+              job: () => latestMigrationJob(queues.migration),
+            });
+            const text = migration ? `\n\n${progressLines(migration).join('\n')}` : '';
+            process.stdout.write(
+              options.json
+                ? `${JSON.stringify({ ...report, migration })}\n`
+                : `${formatStatus(report)}${text}\n`,
+            );
+          } finally {
+            await queues.close();
+          }
           return EXIT.ok;
         }),
       ),

@@ -1,5 +1,6 @@
 import { type AppContext, createAppContext, endpointFromConfig } from '../app/app-context.ts';
 import { resolveConnection } from '../app/connection.ts';
+import { ensurePlatformReachable } from '../infra/platform-reachable.ts';
 import { ensureRedisReachable } from '../infra/redis-connection.ts';
 import type { Runtime } from './runtime.ts';
 
@@ -7,20 +8,23 @@ import type { Runtime } from './runtime.ts';
  * The app context for one command on the runtime's pool, closed whatever happens. Redis is
  * checked first with a bounded PING, so a command against a Redis that is down or refuses the
  * credentials stops within seconds with one line naming the host (exit 69, or 78 for
- * credentials) instead of waiting for it.
+ * credentials) instead of waiting for it; then the platform's host, with one bounded TCP
+ * connection (exit 69 with one line naming it).
  */
 export async function withApp<T>(runtime: Runtime, fn: (app: AppContext) => Promise<T>): Promise<T> {
   const { config, log, sql, services } = runtime;
+  const endpoint = endpointFromConfig(config);
   const app = createAppContext({
     config,
     log,
     sql,
     redisUrl: services.redisUrl,
-    endpoint: endpointFromConfig(config),
+    endpoint,
     redisRole: 'command',
   });
   try {
     await ensureRedisReachable(app.redis, services.redisUrl);
+    await ensurePlatformReachable(endpoint.baseUrl);
     return await fn(app);
   } finally {
     await app.close();

@@ -9,7 +9,9 @@ import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { ensureSubscription } from '../server/register-subscription.ts';
 import { type RunningServer, startServer } from '../server/server.ts';
 import { webhookSecrets } from '../server/webhook-secrets.ts';
+import { type RunningHeartbeat, startHeartbeat } from '../sync/status/worker-heartbeat.ts';
 import { EXIT, type Runtime, withRuntime } from './runtime.ts';
+import { disabledFeatures } from './worker-warnings.ts';
 
 interface WorkerOptions {
   schedules: boolean;
@@ -26,6 +28,7 @@ interface Parts {
   server?: RunningServer;
   registration?: Promise<unknown>;
   stopRegistration?: AbortController;
+  heartbeat?: RunningHeartbeat;
 }
 
 /**
@@ -49,6 +52,7 @@ function stopSignal(): Promise<NodeJS.Signals> {
 
 /** Stops what started, newest first: no new work, then in-flight jobs finish or are released. */
 async function stop(parts: Parts): Promise<void> {
+  await parts.heartbeat?.stop();
   await parts.schedules?.stop();
   await parts.server?.close();
   parts.stopRegistration?.abort();
@@ -61,11 +65,14 @@ async function stop(parts: Parts): Promise<void> {
 
 async function start(runtime: Runtime, options: WorkerOptions, parts: Parts): Promise<string[]> {
   const { config, log, services } = runtime;
+  for (const { feature, setting, message } of disabledFeatures(config, options)) {
+    log.warn({ feature, setting }, message);
+  }
   // One registry for the process: the platform client, the workers and Postgres feed it.
   const metrics = createMetrics();
   // The runtime has applied pending migrations. Up to 5 kinds, 2 button runs and 1 mirror run at
   // once, each writing pages three at a time, so the worker's pool is larger than the commands' 10.
-  // (Each run's advisory lock has a connection of its own, outside this pool: src/sync/kind-lock.ts.)
+  // (Each run's advisory lock has a connection of its own, outside this pool: src/sync/advisory-lock.ts.)
   parts.sql = postgres(services.databaseUrl, {
     max: 24,
     onnotice: () => {},
@@ -85,6 +92,7 @@ async function start(runtime: Runtime, options: WorkerOptions, parts: Parts): Pr
   const connection = { redisUrl: services.redisUrl, prefix: config.QUEUE_PREFIX };
   const queues = createQueues(connection);
   parts.queues = queues;
+  metrics.watchQueues({ queues: queues.all(), log });
   const running: string[] = [];
   if (options.workers) {
     parts.workers = startWorkers(app, { connection, queues, observe: metrics.observeJob });
@@ -96,6 +104,22 @@ async function start(runtime: Runtime, options: WorkerOptions, parts: Parts): Pr
   }
   if (options.server)
     running.push(`server ${await startHttp(parts, app, { queues, connectionId, metrics })}`);
+  // `status` and the status page tell from this whether a worker runs, and what it runs.
+  parts.heartbeat = startHeartbeat(
+    app.redis,
+    config.QUEUE_PREFIX,
+    {
+      queues: parts.workers ? parts.workers.workers.map((w) => w.name) : [],
+      schedules: options.schedules
+        ? {
+            ...schedulesFromConfig(config),
+            timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+          }
+        : null,
+      server: options.server,
+    },
+    log,
+  );
   return running;
 }
 
@@ -131,10 +155,22 @@ async function runWorker(runtime: Runtime, options: WorkerOptions): Promise<numb
   const stopping = stopSignal();
   const parts: Parts = {};
   try {
-    const running = await start(runtime, options, parts);
-    process.stdout.write(`ledgersync worker running: ${running.join(', ') || 'nothing (all parts off)'}\n`);
-    const signal = await stopping;
-    runtime.log.info({ signal }, 'stopping the worker');
+    // A signal while it starts (Redis or the platform not answering yet) stops it at once too.
+    const starting = start(runtime, options, parts);
+    const first = await Promise.race([
+      starting.then((running) => ({ running })),
+      stopping.then((signal) => ({ signal })),
+    ]);
+    if ('signal' in first) {
+      starting.catch(() => undefined);
+      runtime.log.info({ signal: first.signal }, 'stopping the worker before it finished starting');
+    } else {
+      process.stdout.write(
+        `ledgersync worker running: ${first.running.join(', ') || 'nothing (all parts off)'}\n`,
+      );
+      const signal = await stopping;
+      runtime.log.info({ signal }, 'stopping the worker');
+    }
   } finally {
     await stop(parts);
   }

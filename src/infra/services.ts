@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Config } from '../config.ts';
 import { ConfigError } from '../config.ts';
 import type { Logger } from '../log.ts';
-import { startEmbeddedRedis } from './embedded-redis.ts';
+import { startSharedEmbeddedRedis } from './embedded-redis.ts';
 import type { ManagedService } from './managed-service.ts';
 
 export interface Services {
@@ -14,7 +14,7 @@ export interface Services {
 
 /**
  * PostgreSQL and Redis for this process: the configured URLs when given, otherwise the embedded
- * defaults. Either way the rest of the program sees two URLs: one code path for both.
+ * servers of this checkout (EMBEDDED_DATA_DIR), shared with its other ledgersync processes. Either way the rest of the program sees two URLs: one code path for both.
  */
 export async function provideServices(
   config: Pick<Config, 'DATABASE_URL' | 'REDIS_URL' | 'EMBEDDED_DATA_DIR'>,
@@ -32,7 +32,11 @@ export async function provideServices(
       (await start(
         (await embeddedPostgres()).startEmbeddedPostgres(resolve(config.EMBEDDED_DATA_DIR, 'pg'), log),
       ));
-    const redisUrl: string = config.REDIS_URL ?? (await start(startEmbeddedRedis(log)));
+    // Shared by the processes of this checkout, like the PostgreSQL: one rate budget, one set of
+    // queues for a `sync` run and the worker.
+    const redisUrl: string =
+      config.REDIS_URL ??
+      (await start(startSharedEmbeddedRedis(resolve(config.EMBEDDED_DATA_DIR, 'redis'), log)));
     let stopped = false;
     return {
       databaseUrl,

@@ -5,6 +5,7 @@ import type { PlatformAttemptEvent } from '../platform/client.ts';
 import { type DatabaseMetricsOptions, databaseMetrics } from './database-metrics.ts';
 import { jobMetrics } from './job-metrics.ts';
 import { platformMetrics } from './platform-metrics.ts';
+import { type QueueMetricsOptions, queueMetrics } from './queue-metrics.ts';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -17,6 +18,8 @@ export interface Metrics {
    * Once: the worker knows its connection only after the platform client exists.
    */
   watchDatabase(options: DatabaseMetricsOptions): void;
+  /** Adds the queue depth series (jobs per queue and state), read from Redis when scraped. Once. */
+  watchQueues(options: QueueMetricsOptions): void;
   /** The exposition text and its content type, for GET /metrics. */
   render(): Promise<{ contentType: string; body: string }>;
 }
@@ -57,11 +60,18 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     databaseMetrics(registry, database);
   };
   if (options.database) watchDatabase(options.database);
+  let watchingQueues = false;
+  const watchQueues = (queues: QueueMetricsOptions) => {
+    if (watchingQueues) throw new Error('the queue series are already registered');
+    watchingQueues = true;
+    queueMetrics(registry, queues);
+  };
   return {
     registry,
     observePlatform,
     observeJob,
     watchDatabase,
+    watchQueues,
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },

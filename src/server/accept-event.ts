@@ -111,7 +111,8 @@ async function acceptSyncButton(
     ),
   );
   if (!isNew) return { status: 'accepted', action: describe(action) };
-  deps.log.info(
+  // The delivery's own line (webhook-route.ts) names the request; this adds its deadline.
+  deps.log.debug(
     { syncRequestId: action.syncRequestId, deadline: recordedDeadline.toISOString() },
     'sync button pressed',
   );

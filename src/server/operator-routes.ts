@@ -46,6 +46,7 @@ export function operatorRoutes(deps: OperatorRouteDeps) {
         statusRoutes({
           sql: deps.sql,
           connectionId: deps.connectionId,
+          queues: deps.queues.all(),
           signedIn: (request) => access.credentialOf(request) === 'cookie',
         }),
       );

@@ -22,4 +22,18 @@ ul { margin: 4px 0; padding-left: 20px; }
 form label { display: block; margin: 12px 0; }
 form input[type=password] { display: block; width: 100%; padding: 6px; margin-top: 4px; }
 nav a { margin-right: 12px; }
+.banner { margin: 16px 0 0; padding: 10px 14px; border-radius: 4px; border: 1px solid; }
+.banner-ok { background: #e6f4ea; border-color: #a8d5b5; }
+.banner-attention { background: #fff4e0; border-color: #f0c987; }
+.banner-problem { background: #fbe9ea; border-color: #e8a9ad; }
+.banner .headline { margin: 0; font-size: 15px; }
+.banner-ok strong { color: #1e7b34; }
+.banner-attention strong { color: #8a5300; }
+.banner-problem strong { color: #a4262c; }
+.banner ul { margin: 6px 0 0; }
+.banner ul.workers { color: #5b6475; }
+.charts { display: flex; flex-wrap: wrap; gap: 12px; }
+.charts figure { margin: 0; padding: 8px; background: #fff; border: 1px solid #dde1e8; }
+.charts figcaption { font-size: 12px; color: #5b6475; }
+time { font-variant-numeric: tabular-nums; }
 `);

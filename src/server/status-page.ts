@@ -1,11 +1,18 @@
+import type { MigrationProgress } from '../sync/migration/progress.ts';
 import type { KindStatus, StatusReport } from '../sync/status/status-report.ts';
 import { html, type SafeHtml } from './html.ts';
 import { PAGE_STYLE } from './page-style.ts';
+import { healthBanner, queuesTable, scheduleTable, timeWithAge } from './status-banner.ts';
+import { statusCharts } from './status-charts.ts';
+import { migrationSection } from './status-migration.ts';
 
 export interface StatusPageContext {
-  generatedAt: Date;
+  /** The moment the page is rendered: ages are counted from it. */
+  now: Date;
   /** Seconds between automatic reloads; 0 for none. */
   refreshSeconds: number;
+  /** The latest connection migration, when there is one (src/sync/migration/progress.ts). */
+  migration?: MigrationProgress | null;
   /** Whether the browser signed in (a sign-out link is shown). */
   signedIn: boolean;
 }
@@ -42,17 +49,19 @@ function needsAction(report: StatusReport): SafeHtml {
 <tbody>${rows}</tbody></table>`;
 }
 
-function lastRun(k: KindStatus): string {
+function lastRun(k: KindStatus, now: Date): SafeHtml | string {
   if (!k.lastRun) return 'never';
-  return `${k.lastRun.outcome} · ${when(k.lastRun.startedAt)} (${k.lastRun.trigger})`;
+  const { outcome } = k.lastRun;
+  const failing = outcome.startsWith('failed') || outcome.startsWith('completed with');
+  return html`<span class="${failing ? 'attention' : ''}">${outcome}</span> · ${timeWithAge(k.lastRun.startedAt, now)} <span class="muted">${k.lastRun.trigger}</span>`;
 }
 
-function kindsTable(report: StatusReport): SafeHtml {
+function kindsTable(report: StatusReport, now: Date): SafeHtml {
   const rows = report.kinds.map(
     (k) => html`<tr><td>${k.kind}</td><td class="n">${k.synced}</td><td class="n">${k.rejected}</td>
 <td class="n${k.failed.user_actionable ? ' attention' : ''}">${k.failed.user_actionable}</td>
 <td class="n">${k.failed.transient}</td><td class="n">${k.failed.needs_integrator}</td>
-<td class="n">${k.pendingInOutbox}</td><td>${lastRun(k)}</td></tr>`,
+<td class="n">${k.pendingInOutbox}</td><td>${lastRun(k, now)}</td></tr>`,
   );
   return html`<h2>Objects</h2>
 <table id="kinds"><thead><tr><th>Kind</th><th class="n">Synced</th><th class="n">Rejected</th><th class="n">Action needed</th>
@@ -105,13 +114,18 @@ ${refresh}
 <main>
 <header>
 <h1>ledgersync status</h1>
-<p>Connection <code>${report.connectionId}</code> · generated ${when(context.generatedAt.toISOString())}</p>
+<p>Connection <code>${report.connectionId}</code> · generated ${timeWithAge(report.generatedAt, context.now)}</p>
 <nav><a href="status.json">JSON</a><a href="admin/queues">Queues</a><a href="metrics">Metrics</a>${context.signedIn ? html`<a href="logout">Sign out</a>` : ''}</nav>
 </header>
+${healthBanner(report.health, context.now)}
 ${needsAction(report)}
-${kindsTable(report)}
+${statusCharts(report.history)}
+${scheduleTable(report.health, context.now)}
+${kindsTable(report, context.now)}
+${queuesTable(report.health)}
 ${reasons(report)}
 ${syncButtonAndChart(report)}
+${migrationSection(context.migration)}
 </main>
 </body>
 </html>`.value;

@@ -1,13 +1,20 @@
+import type { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from 'postgres';
+import { latestMigrationJob } from '../../jobs/migration.ts';
+import { QUEUE_NAMES } from '../../jobs/payloads.ts';
 import { cachedRead } from '../metrics/cached.ts';
 import { scrubString } from '../secrets.ts';
+import { migrationProgress } from '../sync/migration/progress.ts';
+import { connectionAfterSwitches } from '../sync/migration/store/connection-after-switches.ts';
 import { type StatusReport, statusReport } from '../sync/status/status-report.ts';
 import { renderStatusPage } from './status-page.ts';
 
 export interface StatusRouteDeps {
   sql: Sql;
   connectionId: string;
+  /** The worker's queues: their jobs and, through their connection, the workers' heartbeats. */
+  queues: Queue[];
   /** Whether a request signed in with the cookie (to offer sign-out). */
   signedIn: (request: FastifyRequest) => boolean;
   /** Reports are reused this long: reloads and several open tabs cost one read. */
@@ -48,15 +55,29 @@ function scrubbed(report: StatusReport): StatusReport {
  */
 export function statusRoutes(deps: StatusRouteDeps) {
   const report = cachedRead(
-    async () => scrubbed(await statusReport(deps.sql, deps.connectionId)),
+    async () => {
+      // After the customer switched connections (a recorded migration), the one synced now.
+      const connectionId = (await connectionAfterSwitches(deps.sql, deps.connectionId)) ?? deps.connectionId;
+      return scrubbed(await statusReport(deps.sql, connectionId, { queues: deps.queues }));
+    },
+    deps.cacheMs ?? 3_000,
+    15_000,
+  );
+  const migrationQueue = deps.queues.find((q) => q.name === QUEUE_NAMES.migration);
+  const migration = cachedRead(
+    () =>
+      migrationProgress(deps.sql, migrationQueue ? { job: () => latestMigrationJob(migrationQueue) } : {}),
     deps.cacheMs ?? 3_000,
     15_000,
   );
   return async (app: FastifyInstance) => {
-    app.get('/status.json', async (_request, reply) => pageHeaders(reply).send(await report()));
+    app.get('/status.json', async (_request, reply) =>
+      pageHeaders(reply).send({ ...(await report()), migration: await migration() }),
+    );
     app.get('/status', async (request, reply) => {
       const page = renderStatusPage(await report(), {
-        generatedAt: new Date(),
+        migration: await migration(),
+        now: new Date(),
         refreshSeconds: deps.refreshSeconds ?? 30,
         signedIn: deps.signedIn(request),
       });

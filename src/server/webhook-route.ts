@@ -19,7 +19,24 @@ export interface WebhookRouteDeps extends AcceptDeps {
   answerWithinMs: number;
 }
 
-type Answer = { status: number; body: Record<string, unknown> };
+/**
+ * What the worker's log says about one delivery: accepted (acted on, or a duplicate or an event
+ * with nothing to do, with the reason) or refused (with the reason). `quiet`: a {challenge} body
+ * that was not kept, which anyone can post as often as they like: its line is at debug level. A
+ * delivery refused because its job could not be queued has no DeliveryLine: its line is the
+ * "not enqueued" one below (one warning per Redis outage).
+ */
+type DeliveryLine = {
+  outcome: 'accepted' | 'duplicate' | 'ignored' | 'refused';
+  reason?: string;
+  eventId?: string;
+  type?: string;
+  action?: string;
+  syncRequestId?: string;
+  quiet?: boolean;
+};
+
+type Answer = { status: number; body: Record<string, unknown>; line?: DeliveryLine };
 
 const STATUS_OF: Record<Acceptance['status'], number> = {
   accepted: 200,
@@ -60,11 +77,55 @@ async function answerChallenge(
     { challenge, rawBody: raw.toString('utf8'), signature: signature ?? null },
     trusted,
   );
-  if (outcome === 'stored') return { status: 200, body: { status: 'challenge received' } };
-  if (outcome === 'no_registration') {
-    return { status: 200, body: { status: 'ignored', reason: 'no webhook registration in progress' } };
+  if (outcome === 'stored') {
+    return {
+      status: 200,
+      body: { status: 'challenge received' },
+      line: { outcome: 'accepted', type: 'challenge', reason: 'challenge stored for the registration' },
+    };
   }
-  return { status: 503, body: { error: 'busy, retry later' } };
+  if (outcome === 'no_registration') {
+    const reason = 'no webhook registration in progress';
+    return {
+      status: 200,
+      body: { status: 'ignored', reason },
+      line: { outcome: 'ignored', type: 'challenge', reason, quiet: true },
+    };
+  }
+  return {
+    status: 503,
+    body: { error: 'busy, retry later' },
+    line: { outcome: 'refused', type: 'challenge', reason: 'challenge window full', quiet: true },
+  };
+}
+
+function refused(status: number, error: string): Answer {
+  return { status, body: { error }, line: { outcome: 'refused', reason: error } };
+}
+
+/** The line of an event the worker acted on, skipped or refused (acceptEvent's answer). */
+function acceptanceLine(event: WebhookEvent, acceptance: Acceptance): DeliveryLine {
+  const syncRequestId = event.object.sync_request_id;
+  const about = { eventId: event.id, type: event.type, ...(syncRequestId ? { syncRequestId } : {}) };
+  switch (acceptance.status) {
+    case 'accepted':
+      return { outcome: 'accepted', ...about, action: acceptance.action };
+    case 'duplicate':
+      return { outcome: 'duplicate', ...about, reason: 'event already received' };
+    case 'ignored':
+      return { outcome: 'ignored', ...about, reason: acceptance.reason };
+    case 'invalid':
+      return { outcome: 'refused', ...about, reason: acceptance.reason };
+  }
+}
+
+/** One line per delivery; the body and the signature never reach the log. */
+function logDelivery(log: Logger, status: number, line: DeliveryLine | undefined): void {
+  if (!line) return;
+  const { quiet, ...fields } = line;
+  const message = line.outcome === 'refused' ? 'webhook refused' : 'webhook accepted';
+  if (quiet) log.debug({ status, ...fields }, message);
+  else log.info({ status, ...fields }, message);
 }
 
 /**
@@ -81,13 +142,17 @@ async function answer(deps: WebhookRouteDeps, raw: Buffer, signature: string | u
   }
   const verifies = (secrets: string[]) => secrets.some((s) => isValidWebhookSignature(s, raw, signature));
   const signed = verifies(await deps.secrets()) || verifies(await deps.secrets({ fresh: true }));
-  if (!signed) return { status: 401, body: { error: 'invalid signature' } };
-  if (!json.ok) return { status: 400, body: { error: 'body is not JSON' } };
+  if (!signed) return refused(401, 'invalid signature');
+  if (!json.ok) return refused(400, 'body is not JSON');
   const event = WebhookEvent.safeParse(json.value);
-  if (!event.success) return { status: 400, body: { error: 'not a webhook event envelope' } };
+  if (!event.success) return refused(400, 'not a webhook event envelope');
   try {
     const acceptance = await acceptEvent(deps, event.data);
-    return { status: STATUS_OF[acceptance.status], body: acceptance };
+    return {
+      status: STATUS_OF[acceptance.status],
+      body: acceptance,
+      line: acceptanceLine(event.data, acceptance),
+    };
   } catch (error) {
     if (!(error instanceof EnqueueError)) throw error;
     // The event is recorded; its redelivery enqueues it. A Redis outage is one line (logged by
@@ -105,7 +170,15 @@ async function answer(deps: WebhookRouteDeps, raw: Buffer, signature: string | u
 function withinDeadline(work: Promise<Answer>, ms: number, log: Logger): Promise<Answer> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<Answer>((resolve) => {
-    timer = setTimeout(() => resolve({ status: 503, body: { error: 'busy, retry later' } }), ms);
+    timer = setTimeout(
+      () =>
+        resolve({
+          status: 503,
+          body: { error: 'busy, retry later' },
+          line: { outcome: 'refused', reason: `not answered within ${ms} ms; the platform redelivers` },
+        }),
+      ms,
+    );
   });
   const guarded = work.catch((error: unknown) => {
     log.error({ err: error }, 'webhook could not be processed');
@@ -127,11 +200,19 @@ export function webhookRoute(deps: WebhookRouteDeps) {
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: deps.maxBodyBytes }, (_req, body, done) =>
       done(null, body),
     );
+    // Refused before the handler runs (a body over maxBodyBytes: 413): its line is written here.
+    app.addHook('onError', async (request, reply, error) => {
+      if (request.url.split('?')[0] !== '/webhooks') return;
+      const status =
+        reply.statusCode >= 400 ? reply.statusCode : (error as { statusCode?: number }).statusCode;
+      logDelivery(deps.log, status ?? 500, { outcome: 'refused', reason: error.message });
+    });
     app.post('/webhooks', async (request, reply: FastifyReply) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const header = request.headers[SIGNATURE_HEADER];
       const signature = Array.isArray(header) ? header[0] : header;
       const result = await withinDeadline(answer(deps, raw, signature), deps.answerWithinMs, deps.log);
+      logDelivery(deps.log, result.status, result.line);
       if (result.status === 200) purgeHourly(deps.sql);
       return reply.code(result.status).send(result.body);
     });

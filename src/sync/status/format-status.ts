@@ -1,3 +1,4 @@
+import type { Health } from './health.ts';
 import type { StatusReport } from './status-report.ts';
 
 function table(header: string[], rows: string[][]): string {
@@ -10,13 +11,65 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-/** "42 s", "7 min", "3 h", "2 d": how long ago, at a glance. */
+/** "42 s", "7 min", "3 h", "2 d": a span of time at a glance. */
+export function spanOf(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 90) return `${s} s`;
+  if (s < 90 * 60) return `${Math.round(s / 60)} min`;
+  if (s < 36 * 3600) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86_400)} d`;
+}
+
+/** How long ago `iso` was: "42 s", "7 min", "3 h", "2 d". */
 export function ageOf(iso: string, now = Date.now()): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (seconds < 90) return `${seconds} s`;
-  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
-  if (seconds < 36 * 3600) return `${Math.round(seconds / 3600)} h`;
-  return `${Math.round(seconds / 86_400)} d`;
+  return spanOf((now - Date.parse(iso)) / 1000);
+}
+
+/** How long until `iso`: "in 53 min" (or "now" once it is due). */
+export function untilOf(iso: string, now = Date.now()): string {
+  const seconds = (Date.parse(iso) - now) / 1000;
+  return seconds <= 0 ? 'now' : `in ${spanOf(seconds)}`;
+}
+
+const STATE_WORD: Record<Health['state'], string> = {
+  ok: 'OK',
+  attention: 'NEEDS A LOOK',
+  problem: 'PROBLEM',
+};
+
+/** The health banner, the workers, each kind's last good and next scheduled run, the queues. */
+export function formatHealth(health: Health, now = Date.now()): string {
+  const [headline, ...rest] = health.findings;
+  const lines = [`Health: ${STATE_WORD[health.state]}: ${headline ?? ''}`, ...rest.map((f) => `  ${f}`)];
+  for (const w of health.workers) {
+    const parts = [w.queues.length ? 'jobs' : '', w.schedules ? 'schedules' : '', w.server ? 'server' : '']
+      .filter(Boolean)
+      .join(', ');
+    lines.push(
+      `  worker ${w.host}:${w.pid} (${parts || 'nothing'}), heartbeat ${ageOf(w.beatAt, now)} ago, up since ${w.startedAt}`,
+    );
+  }
+  const timing = table(
+    ['kind', 'last good run', 'next scheduled run'],
+    health.kinds.map((k) => [
+      k.kind,
+      k.lastGoodRun
+        ? `${k.lastGoodRun.finishedAt} (${ageOf(k.lastGoodRun.finishedAt, now)} ago, ${k.lastGoodRun.trigger})`
+        : 'none yet',
+      k.nextScheduledRun
+        ? `${k.nextScheduledRun.at} (${untilOf(k.nextScheduledRun.at, now)})`
+        : 'not scheduled (no worker runs the schedules)',
+    ]),
+  );
+  const queues = health.queues
+    ? table(
+        ['queue', 'waiting', 'active', 'delayed', 'failed', 'stalled'],
+        health.queues.map((q) =>
+          [q.queue, q.waiting, q.active, q.delayed, q.failed, q.stalled].map((v) => String(v)),
+        ),
+      )
+    : `Queues: Redis could not be read (${health.redisError ?? 'unknown error'}).`;
+  return [...lines, '', timing, '', queues].join('\n');
 }
 
 /** The status report as text for a terminal. */
@@ -41,7 +94,9 @@ export function formatStatus(report: StatusReport): string {
   );
   const b = report.syncButton;
   const parts = [
-    `Connection ${report.connectionId}`,
+    `Connection ${report.connectionId} · ${report.generatedAt}`,
+    '',
+    formatHealth(report.health, Date.parse(report.generatedAt)),
     '',
     kinds,
     '',

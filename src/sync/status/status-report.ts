@@ -1,6 +1,8 @@
 import type { Sql } from 'postgres';
 import type { ErrorCategory } from '../../erp/errors.ts';
 import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../objects/kinds.ts';
+import { type Health, type HealthSources, readHealth } from './health.ts';
+import { readStatusHistory, type StatusHistory } from './status-history.ts';
 
 export interface FailureReason {
   category: string;
@@ -31,7 +33,13 @@ export interface KindStatus {
 }
 
 export interface StatusReport {
+  /** When the report was read (ISO 8601, UTC): ages are counted from here. */
+  generatedAt: string;
   connectionId: string;
+  /** Whether syncs happen: workers, queues, last good and next scheduled run per kind. */
+  health: Health;
+  /** The series the status page draws (runs, sync-button latency, outbox depth). */
+  history: StatusHistory;
   kinds: KindStatus[];
   /** Objects marked synced outside ledgersync (reconcile). */
   externalSyncs: number;
@@ -123,8 +131,16 @@ async function syncButtonStats(sql: Sql, connectionId: string): Promise<StatusRe
   };
 }
 
-/** Everything `status` and the status page show for one connection, from the worker's own tables. */
-export async function statusReport(sql: Sql, connectionId: string): Promise<StatusReport> {
+/**
+ * Everything `status` and the status page show for one connection: the worker's own tables, and
+ * its queues and heartbeats in Redis (`sources`).
+ */
+export async function statusReport(
+  sql: Sql,
+  connectionId: string,
+  sources: HealthSources,
+  now = Date.now(),
+): Promise<StatusReport> {
   const kinds = [];
   for (const kind of OBJECT_KINDS) kinds.push(await kindStatus(sql, connectionId, kind));
   const [external] = await sql<
@@ -140,7 +156,10 @@ export async function statusReport(sql: Sql, connectionId: string): Promise<Stat
     from sync_ledger where connection_id = ${connectionId} and outcome = 'failure' and error_category = 'user_actionable'
     order by updated_at desc limit 20`;
   return {
+    generatedAt: new Date(now).toISOString(),
     connectionId,
+    health: await readHealth(sql, connectionId, sources, kinds, now),
+    history: await readStatusHistory(sql, connectionId, now),
     kinds,
     externalSyncs: external?.n ?? 0,
     syncButton: await syncButtonStats(sql, connectionId),

@@ -1,0 +1,112 @@
+import type { Sql } from 'postgres';
+import { OBJECT_KINDS } from '../objects/kinds.ts';
+
+/** What the status page draws: recent runs, sync-button answers and the outbox over a day. */
+export interface StatusHistory {
+  /** The latest object runs (sync-button runs included), oldest first; busy runs left out. */
+  runs: {
+    kind: string;
+    trigger: string;
+    startedAt: string;
+    /** running, succeeded or failed (the run itself stopped with an error). */
+    status: string;
+    posted: number;
+    failed: number;
+  }[];
+  /** The latest answered sync-button requests, oldest first: when pressed, how long to answer. */
+  buttonLatency: { at: string; ms: number }[];
+  /**
+   * Results waiting for the platform (in frozen batches not yet acknowledged) over the last 24
+   * hours, in 30-minute steps: the most waiting at any moment of each step, oldest first.
+   */
+  outboxDepth: { at: string; items: number }[];
+}
+
+export const HISTORY_RUNS = 40;
+export const HISTORY_PRESSES = 100;
+const DAY_MS = 24 * 3_600_000;
+const STEP_MS = 30 * 60_000;
+
+async function recentRuns(sql: Sql, connectionId: string): Promise<StatusHistory['runs']> {
+  // Object syncs keep their counts at the top; a sync-button run keeps them under `summary`.
+  const rows = await sql<
+    { kind: string; trigger: string; startedAt: Date; status: string; posted: number; failed: number }[]
+  >`
+    select kind, trigger, started_at as "startedAt", status,
+      coalesce((counts->>'posted')::int, (counts->'summary'->>'posted')::int, 0) as posted,
+      coalesce((counts->>'failed')::int, (counts->'summary'->>'failed')::int, 0) as failed
+    from runs
+    where connection_id = ${connectionId} and kind in ${sql([...OBJECT_KINDS])}
+      and coalesce(counts->>'busy', 'false') <> 'true'
+    order by started_at desc limit ${HISTORY_RUNS}`;
+  return rows.reverse().map((r) => ({
+    kind: r.kind,
+    trigger: r.trigger,
+    startedAt: new Date(r.startedAt).toISOString(),
+    status: r.status,
+    posted: r.posted,
+    failed: r.failed,
+  }));
+}
+
+async function recentPresses(sql: Sql, connectionId: string): Promise<StatusHistory['buttonLatency']> {
+  const rows = await sql<{ at: Date; ms: number }[]>`
+    select requested_at as at, (extract(epoch from answered_at - requested_at) * 1000)::float8 as ms
+    from sync_requests
+    where connection_id = ${connectionId} and state = 'ANSWERED' and answered_at is not null
+    order by requested_at desc limit ${HISTORY_PRESSES}`;
+  return rows.reverse().map((r) => ({ at: new Date(r.at).toISOString(), ms: Math.round(Number(r.ms)) }));
+}
+
+/**
+ * The frozen-batch backlog over the last day, from the batches' own times (frozen at
+ * created_at, gone at acked_at): each batch adds its items when frozen and takes them away when
+ * acknowledged; per step, the peak of that running sum (with what the step started with).
+ */
+async function outboxOverDay(
+  sql: Sql,
+  connectionId: string,
+  now: number,
+): Promise<StatusHistory['outboxDepth']> {
+  const from = new Date(now - DAY_MS);
+  const to = new Date(now);
+  const steps = Math.round(DAY_MS / STEP_MS);
+  const rows = await sql<{ step: number; peak: number; last: number }[]>`
+    with batches as (
+      select created_at, acked_at, item_count from result_batches
+      where connection_id = ${connectionId} and created_at <= ${to}
+        and (state = 'FROZEN' or acked_at > ${from})
+    ), events as (
+      select greatest(created_at, ${from}::timestamptz) as at, item_count as delta from batches
+      union all
+      select acked_at, -item_count from batches where acked_at is not null and acked_at <= ${to}
+    ), running as (
+      select at, delta, sum(delta) over (order by at, delta desc rows unbounded preceding) as depth from events
+    )
+    select least(floor(extract(epoch from at - ${from}::timestamptz) * 1000 / ${STEP_MS})::int, ${steps - 1}) as step,
+      max(depth)::int as peak, (array_agg(depth order by at desc, delta asc))[1]::int as last
+    from running group by 1 order by 1`;
+  const byStep = new Map(rows.map((r) => [r.step, r]));
+  const out: StatusHistory['outboxDepth'] = [];
+  let carried = 0;
+  for (let step = 0; step < steps; step++) {
+    const row = byStep.get(step);
+    const items = row ? Math.max(carried, row.peak) : carried;
+    out.push({ at: new Date(from.getTime() + (step + 1) * STEP_MS).toISOString(), items });
+    if (row) carried = row.last;
+  }
+  return out;
+}
+
+/** The series behind the status page's charts, read from the worker's own tables. */
+export async function readStatusHistory(
+  sql: Sql,
+  connectionId: string,
+  now = Date.now(),
+): Promise<StatusHistory> {
+  return {
+    runs: await recentRuns(sql, connectionId),
+    buttonLatency: await recentPresses(sql, connectionId),
+    outboxDepth: await outboxOverDay(sql, connectionId, now),
+  };
+}
