@@ -31,7 +31,7 @@ export type CoaMirrorPayload = z.infer<typeof CoaMirrorPayload>;
 
 /**
  * `migrate prepare` as a job (docs/platform.md G30): the same run as the CLI, resumable, on its own
- * queue (`migrate prepare --queue` enqueues it; jobs/migration.ts).
+ * queue (`migrate prepare --queue` enqueues it; jobs/connection-migration.ts).
  */
 export const MigrationPayload = z.strictObject({
   provider: z.string().trim().min(1),

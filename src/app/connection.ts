@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import { type Logger, silentLogger } from '../log.ts';
 import type { PlatformClient } from '../platform/client.ts';
-import { followSwitch } from '../sync/migration/switch.ts';
+import { followSwitch } from '../sync/connection-migration/switch.ts';
 
 export class NoConnectionError extends Error {
   constructor() {
@@ -17,7 +17,7 @@ export class NoConnectionError extends Error {
  * The accounting connection this worker syncs: PLATFORM_CONNECTION_ID when set, else the active
  * one (docs/platform.md G13: only one connection is active at a time). Recorded in `connections`.
  * When the customer has switched to a connection a migration prepared (G31, last row), the new
- * one, the switch being recorded by the first to see it (src/sync/migration/switch.ts); while a
+ * one, the switch being recorded by the first to see it (src/sync/connection-migration/switch.ts); while a
  * run of the connection left still holds its locks, the connection left, as before the switch.
  */
 export async function resolveConnection(

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Queue } from 'bullmq';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { enqueueMigration } from '../../jobs/migration.ts';
+import { enqueueMigration } from '../../jobs/connection-migration.ts';
 import { MigrationPayload, QUEUE_NAMES } from '../../jobs/payloads.ts';
 import { JOB_OPTIONS, producerConnection } from '../../jobs/queues.ts';
 import {
@@ -13,8 +13,8 @@ import {
   RestoreInputError,
   type RestoreResult,
   restoreChart,
-} from '../sync/migration/index.ts';
-import { prepareText, restoreText, statusText, stepLine } from '../sync/migration/report-text.ts';
+} from '../sync/connection-migration/index.ts';
+import { prepareText, restoreText, statusText, stepLine } from '../sync/connection-migration/report-text.ts';
 import { CommandError, EXIT, type Runtime, withRuntime } from './runtime.ts';
 import { withApp } from './with-app.ts';
 
@@ -159,7 +159,7 @@ function prepareCommand(runtime: Runtime, flags: PrepareFlags): Promise<number> 
   });
 }
 
-/** `migrate prepare --queue`: the same run, as a job the worker takes (jobs/migration.ts). */
+/** `migrate prepare --queue`: the same run, as a job the worker takes (jobs/connection-migration.ts). */
 function queueCommand(runtime: Runtime, flags: PrepareFlags): Promise<number> {
   return withApp(runtime, async () => {
     const payload = MigrationPayload.parse({

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { latestMigrationJob } from '../../jobs/migration.ts';
+import { latestMigrationJob } from '../../jobs/connection-migration.ts';
 import { createQueues } from '../../jobs/queues.ts';
-import { migrationProgress } from '../sync/migration/progress.ts';
-import { progressLines } from '../sync/migration/report-text.ts';
+import { migrationProgress } from '../sync/connection-migration/progress.ts';
+import { progressLines } from '../sync/connection-migration/report-text.ts';
 import { formatStatus } from '../sync/status/format-status.ts';
 import { statusReport } from '../sync/status/status-report.ts';
 import { EXIT, withRuntime } from './runtime.ts';

@@ -2,9 +2,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { DEFAULT_WATCHDOG_LEAD_MS } from '../../jobs/watchdog.ts';
 import { healthRoutes } from './health-routes.ts';
-import { operatorAccess } from './operator-access.ts';
-import { type OperatorOptions, operatorRoutes } from './operator-routes.ts';
-import { type WebhookRouteDeps, webhookRoute } from './webhook-route.ts';
+import { operatorAccess } from './operator/operator-access.ts';
+import { type OperatorOptions, operatorRoutes } from './operator/operator-routes.ts';
+import { type WebhookRouteDeps, webhookRoute } from './webhooks/webhook-route.ts';
 
 export interface ServerDeps
   extends Omit<

@@ -3,7 +3,7 @@ import type { ErpAdapter } from '../../erp/adapter.ts';
 import type { Logger } from '../../log.ts';
 import type { Transaction } from '../../platform/schemas/objects.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
-import { connectionAfterSwitches } from '../migration/store/connection-after-switches.ts';
+import { connectionAfterSwitches } from '../connection-migration/store/connection-after-switches.ts';
 import { releaseClosedRequests } from '../outbox/release-closed-requests.ts';
 import { applyPage } from './apply-page.ts';
 import { KIND_SPECS, type ObjectKindName, readByDate } from './kinds.ts';

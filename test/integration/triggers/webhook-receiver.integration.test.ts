@@ -4,9 +4,9 @@ import { coalesceId, syncButtonJobId, watchdogJobId } from '../../../jobs/job-id
 import { createQueues, type Queues } from '../../../jobs/queues.ts';
 import { DEFAULT_WATCHDOG_LEAD_MS } from '../../../jobs/watchdog.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { ensureSubscription } from '../../../src/server/register-subscription.ts';
 import { type RunningServer, startServer } from '../../../src/server/server.ts';
-import { webhookSecrets } from '../../../src/server/webhook-secrets.ts';
+import { ensureSubscription } from '../../../src/server/webhooks/register-subscription.ts';
+import { webhookSecrets } from '../../../src/server/webhooks/webhook-secrets.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { useSyncWorld } from '../../support/sync-world.ts';
 import { deliveriesSettled, postWebhook, sign } from './support.ts';

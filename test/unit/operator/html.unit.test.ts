@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, html, SafeHtml } from '../../../src/server/html.ts';
+import { escapeHtml, html, SafeHtml } from '../../../src/server/operator/html.ts';
 
 describe('html', () => {
   it('escapes the five HTML-significant characters', () => {

@@ -3,13 +3,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Queues } from '../../../jobs/queues.ts';
 import { silentLogger } from '../../../src/log.ts';
 import { createMetrics } from '../../../src/metrics/metrics.ts';
-import { safeNext } from '../../../src/server/login-route.ts';
+import { safeNext } from '../../../src/server/operator/login-route.ts';
 import {
   isLoopback,
   OPERATOR_COOKIE,
   operatorAccess,
   SESSION_TTL_S,
-} from '../../../src/server/operator-access.ts';
+} from '../../../src/server/operator/operator-access.ts';
 import { buildServer, type ServerDeps, startServer } from '../../../src/server/server.ts';
 
 /** Access rules over inject(): no database or Redis is reached before a refusal. */

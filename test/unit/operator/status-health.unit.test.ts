@@ -1,6 +1,6 @@
 import cron from 'node-cron';
 import { describe, expect, it } from 'vitest';
-import { niceMax } from '../../../src/server/status-charts.ts';
+import { niceMax } from '../../../src/server/operator/status-charts.ts';
 import { ageOf, spanOf, untilOf } from '../../../src/sync/status/format-status.ts';
 import { type JudgeInput, judgeHealth, type WorkerSeen } from '../../../src/sync/status/health.ts';
 import { nextRun, nextScheduledRuns } from '../../../src/sync/status/next-runs.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderStatusPage, when } from '../../../src/server/status-page.ts';
+import { renderStatusPage, when } from '../../../src/server/operator/status-page.ts';
 import type { Health } from '../../../src/sync/status/health.ts';
 import type { StatusHistory } from '../../../src/sync/status/status-history.ts';
 import type { KindStatus, StatusReport } from '../../../src/sync/status/status-report.ts';

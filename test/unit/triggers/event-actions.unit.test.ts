@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionFor, SUBSCRIBED_EVENTS } from '../../../src/server/event-actions.ts';
+import { actionFor, SUBSCRIBED_EVENTS } from '../../../src/server/webhooks/event-actions.ts';
 
 const event = (type: string, object: Record<string, unknown> = { id: 'o1' }) => ({
   type,

@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { webhookSecrets } from '../../../src/server/webhook-secrets.ts';
+import { webhookSecrets } from '../../../src/server/webhooks/webhook-secrets.ts';
 
 function countingSql(rows: () => { secret: string }[]) {
   const calls = { n: 0 };
