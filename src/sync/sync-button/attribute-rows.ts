@@ -202,3 +202,39 @@ export async function hasUnansweredRows(
     return (row?.n ?? 0) > 0;
   }) as Promise<boolean>;
 }
+
+/**
+ * Rows attributed to another request whose run has already answered it, and whose window is still
+ * open: a read after that run ended gave them to it (its press explains them), and no run of that
+ * request reads again. Returned by request, so a run that read them can answer them under their
+ * own request's id instead of leaving them to that request's watchdog.
+ */
+export async function rowsOfEndedRuns(
+  sql: Sql,
+  scope: AttributionScope,
+  exceptRequestId: string,
+): Promise<Map<string, string[]>> {
+  const syncType = BUTTON_OBJECTS[scope.objectType].syncType;
+  const rows = (await sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtext(${lockName(scope)}))`;
+    // Rows whose answer was acknowledged end their streak here; rows with an answer on its way
+    // (an outcome in the ledger since the streak began) are left to it.
+    await settleAnswered(tx, scope);
+    return tx<{ sync_request_id: string; object_id: string }[]>`
+      select a.sync_request_id, a.object_id from sync_request_rows a
+        join sync_requests r on r.sync_request_id = a.sync_request_id
+       where a.connection_id = ${scope.connectionId} and a.object_type = ${scope.objectType}
+         and a.state = 'REQUESTED' and a.sync_request_id <> ${exceptRequestId}
+         and r.state = 'ANSWERED' and r.watchdog_failed = 0 and r.deadline > now() + interval '1 minute'
+         and not exists (
+           select 1 from sync_ledger l
+            where l.connection_id = a.connection_id and l.sync_type = ${syncType}
+              and l.object_id = a.object_id and l.updated_at >= a.seen_from
+              and l.state in ('IN_ERP', 'FAILED', 'REPORTED'))
+       order by a.sync_request_id, a.object_id`;
+  })) as { sync_request_id: string; object_id: string }[];
+  const byRequest = new Map<string, string[]>();
+  for (const row of rows)
+    byRequest.set(row.sync_request_id, [...(byRequest.get(row.sync_request_id) ?? []), row.object_id]);
+  return byRequest;
+}

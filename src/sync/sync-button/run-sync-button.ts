@@ -2,11 +2,11 @@ import type { Sql } from 'postgres';
 import type { ErpAdapter } from '../../erp/adapter.ts';
 import type { Logger } from '../../log.ts';
 import type { PlatformClient } from '../../platform/client.ts';
-import type { SyncPlatform } from '../objects/platform-port.ts';
+import type { ReadPage, SyncPlatform } from '../objects/platform-port.ts';
 import { type ObjectSyncSummary, syncObjects } from '../objects/sync-objects.ts';
 import { adoptKnownOutcomes, releaseLeftovers } from './adopt-rows.ts';
 import { keepItems, withReadPages } from './adopting-platform.ts';
-import { ownedRows } from './attribute-rows.ts';
+import { ownedRows, rowsOfEndedRuns } from './attribute-rows.ts';
 import { syncButtonEnabled } from './button-flag.ts';
 import { observeRequested } from './observe-requested.ts';
 import { answerSyncRequest, closeSyncRequest, getSyncRequest, recordSyncRequest } from './requests.ts';
@@ -125,7 +125,7 @@ async function runRequested(
     await adoptKnownOutcomes(deps.sql, { ...request, syncType: spec.syncType, objectIds });
   };
   try {
-    return await syncObjects(
+    const summary = await syncObjects(
       {
         sql: deps.sql,
         erp: deps.erp,
@@ -137,10 +137,55 @@ async function runRequested(
       spec.kind,
       { syncRequestId: request.syncRequestId, readAhead: 1 },
     );
+    await answerForEndedRuns(deps, request, observed.pages, log);
+    return summary;
   } catch (error) {
     if (!(error instanceof RequestClosedError)) throw error;
     await releaseLeftovers(deps.sql, request.connectionId, request.syncRequestId);
     log.info('sync-button run stopped: the watchdog answered the request first');
     return { outcome: 'stopped: request closed while running', state: error.state };
+  }
+}
+
+/**
+ * Rows this run read that a later read gave to another request whose run had already ended
+ * (rowsOfEndedRuns): no run of that request reads again, so they are answered here, under that
+ * request's id, instead of waiting minutes for its watchdog. Each request's rows go in a run of
+ * their own (its lock, its result batches); what another run already holds is adopted as usual.
+ */
+async function answerForEndedRuns(
+  deps: SyncButtonDeps,
+  request: SyncButtonRequest,
+  pages: readonly ReadPage[],
+  log: Logger,
+): Promise<void> {
+  const spec = BUTTON_OBJECTS[request.objectType];
+  const scope = { connectionId: request.connectionId, objectType: request.objectType };
+  for (const [owner, ids] of await rowsOfEndedRuns(deps.sql, scope, request.syncRequestId)) {
+    const theirs = keepItems(pages, new Set(ids));
+    if (theirs.length === 0) continue;
+    const onPage = async (objectIds: string[]) => {
+      await adoptKnownOutcomes(deps.sql, {
+        ...request,
+        syncRequestId: owner,
+        syncType: spec.syncType,
+        objectIds,
+      });
+    };
+    const summary = await syncObjects(
+      {
+        sql: deps.sql,
+        erp: deps.erp,
+        platform: withReadPages(deps.syncPlatform, spec.kind, theirs, onPage),
+        connectionId: request.connectionId,
+        log: log.child({ forSyncRequestId: owner }),
+      },
+      spec.kind,
+      { syncRequestId: owner, readAhead: 1 },
+    );
+    log.info(
+      { forSyncRequestId: owner, rows: summary.read, reported: summary.reported.items },
+      'sync-button run answered rows a later read gave to a request whose run had ended',
+    );
   }
 }
