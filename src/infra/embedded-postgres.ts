@@ -9,21 +9,13 @@ import type { Logger } from '../log.ts';
 import { withFileLock } from './file-lock.ts';
 import { freePort } from './free-port.ts';
 import type { ManagedService } from './managed-service.ts';
+import { processAlive } from './process-alive.ts';
 
 const run = promisify(execFile);
 const USER = 'postgres';
 // Loopback only (listen_addresses below), so a fixed local password is no exposure.
 const PASSWORD = 'ledgersync';
 const DATABASE = 'ledgersync';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A postmaster.pid names the running server's pid (line 1) and port (line 4). */
 async function runningServer(dataDir: string): Promise<{ pid: number; port: number } | undefined> {
@@ -32,7 +24,7 @@ async function runningServer(dataDir: string): Promise<{ pid: number; port: numb
   const lines = (await readFile(pidFile, 'utf8').catch(() => '')).split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  return pid && port && alive(pid) ? { pid, port } : undefined;
+  return pid && port && processAlive(pid) ? { pid, port } : undefined;
 }
 
 function urlFor(port: number, database = DATABASE): string {
@@ -98,7 +90,7 @@ exit 0
 
 async function liveUsers(usersDir: string): Promise<number[]> {
   const names = await readdir(usersDir).catch(() => [] as string[]);
-  return names.map(Number).filter((pid) => pid && alive(pid));
+  return names.map(Number).filter((pid) => pid && processAlive(pid));
 }
 
 async function startServer(dir: string, usersDir: string, log: Logger): Promise<number> {

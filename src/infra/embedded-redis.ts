@@ -6,6 +6,7 @@ import type { Logger } from '../log.ts';
 import { withFileLock } from './file-lock.ts';
 import { freePort } from './free-port.ts';
 import type { ManagedService } from './managed-service.ts';
+import { processAlive } from './process-alive.ts';
 
 export class RedisMissingError extends Error {
   constructor() {
@@ -56,7 +57,7 @@ async function waitUntilUp(port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
-    if (child.pid !== undefined && !alive(child.pid)) throw new Error('redis-server exited');
+    if (child.pid !== undefined && !processAlive(child.pid)) throw new Error('redis-server exited');
     if (await ping(port)) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -81,15 +82,6 @@ export async function startEmbeddedRedis(log: Logger): Promise<ManagedService> {
     await exited;
   };
   return { url: `redis://127.0.0.1:${port}`, owned: true, stop };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -124,7 +116,7 @@ async function runningShared(stateFile: string): Promise<SharedServer | undefine
   try {
     const state = JSON.parse(await readFile(stateFile, 'utf8')) as Partial<SharedServer>;
     const { port, keeper } = state;
-    if (typeof port !== 'number' || typeof keeper !== 'number' || !alive(keeper)) return undefined;
+    if (typeof port !== 'number' || typeof keeper !== 'number' || !processAlive(keeper)) return undefined;
     return (await ping(port)) ? { port, keeper } : undefined;
   } catch {
     return undefined;
@@ -133,7 +125,7 @@ async function runningShared(stateFile: string): Promise<SharedServer | undefine
 
 async function liveUsers(usersDir: string): Promise<number[]> {
   const names = await readdir(usersDir).catch(() => [] as string[]);
-  return names.map(Number).filter((pid) => pid && alive(pid));
+  return names.map(Number).filter((pid) => pid && processAlive(pid));
 }
 
 async function startShared(dir: string, usersDir: string, log: Logger): Promise<SharedServer> {
@@ -157,7 +149,8 @@ async function startShared(dir: string, usersDir: string, log: Logger): Promise<
       return { port, keeper: keeper.pid! };
     } catch (error) {
       // The port was taken between freePort and the start: try another one once.
-      if (keeper.pid !== undefined && alive(keeper.pid)) await stopShared({ port, keeper: keeper.pid });
+      if (keeper.pid !== undefined && processAlive(keeper.pid))
+        await stopShared({ port, keeper: keeper.pid });
       if (attempt >= 2) throw error;
     }
   }
@@ -171,7 +164,7 @@ async function stopShared(server: SharedServer): Promise<void> {
   }
   // The keeper ends redis-server (it writes its append-only file) and then exits.
   const deadline = Date.now() + 15_000;
-  while (alive(server.keeper) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (processAlive(server.keeper) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 
 /**

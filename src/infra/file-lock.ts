@@ -1,13 +1,5 @@
 import { open, readFile, unlink } from 'node:fs/promises';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { processAlive } from './process-alive.ts';
 
 /**
  * Runs fn while holding an exclusive lock file (created with O_EXCL, holding our pid). A lock left
@@ -24,7 +16,7 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>, timeou
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(await readFile(path, 'utf8').catch(() => '0'));
-      if (holder && !alive(holder)) await unlink(path).catch(() => undefined);
+      if (holder && !processAlive(holder)) await unlink(path).catch(() => undefined);
       if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for the lock ${path}`);
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { withFileLock } from '../../../src/infra/file-lock.ts';
 import { freePort } from '../../../src/infra/free-port.ts';
+import { processAlive } from '../../../src/infra/process-alive.ts';
 import { TRYTOND } from './install.ts';
 
 /**
@@ -21,15 +22,6 @@ interface ServerState {
   pid: number;
   port: number;
   databaseUri: string;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** postgres://user:pw@host:port/db → postgresql://user:pw@host:port/ (trytond appends names). */
@@ -112,7 +104,7 @@ async function startServer(databaseUri: string, usersDir: string): Promise<Serve
   });
   const deadline = Date.now() + 60_000;
   while (!(await answers(port))) {
-    if (!alive(pid)) throw new Error(`trytond exited at start; see ${log}`);
+    if (!processAlive(pid)) throw new Error(`trytond exited at start; see ${log}`);
     if (Date.now() > deadline) throw new Error(`trytond did not answer within 60 s; see ${log}`);
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -131,13 +123,13 @@ export async function ensureTrytonServer(databaseUrl: string): Promise<string> {
     const existing = await readState();
     if (
       existing &&
-      alive(existing.pid) &&
+      processAlive(existing.pid) &&
       existing.databaseUri === databaseUri &&
       (await answers(existing.port))
     ) {
       return existing;
     }
-    if (existing && alive(existing.pid)) process.kill(existing.pid, 'SIGTERM');
+    if (existing && processAlive(existing.pid)) process.kill(existing.pid, 'SIGTERM');
     return startServer(databaseUri, usersDir);
   });
   return `http://127.0.0.1:${state.port}/`;
