@@ -14,7 +14,11 @@ function dependenciesStale() {
   return statSync('package-lock.json').mtimeMs > statSync('node_modules/.package-lock.json').mtimeMs;
 }
 
-if (dependenciesStale()) {
+if (!existsSync('node_modules')) {
+  // A fresh clone installs exactly the lock file (which lists every platform's optional packages).
+  say('installing npm dependencies from the lock file');
+  run('npm ci --no-audit --no-fund');
+} else if (dependenciesStale()) {
   say('installing npm dependencies');
   run('npm install --no-audit --no-fund');
 }
