@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/infra/free-port.ts';
-import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
 import { postWebhook, sign, waitFor } from '../integration/triggers/support.ts';
 import { startWorkerProcess, type WorkerProcess } from '../integration/triggers/worker-process.ts';
 import { runCli } from '../support/cli.ts';
 import { CLEAN_HISTORY, checkHistory } from '../support/history-check.ts';
 import { useTestRedis } from '../support/redis.ts';
-import { useSyncWorld } from '../support/sync-world.ts';
+import { useSyncWorld, worldEnv } from '../support/sync-world.ts';
 
 /**
  * A worker killed with SIGKILL in the middle of a webhook-triggered sync, a new worker started,
@@ -29,14 +28,7 @@ let queue: Queue;
 
 function env(port: number): Record<string, string> {
   return {
-    DATABASE_URL: world.db.url,
-    DATABASE_SCHEMA: world.db.schema,
-    LEDGER_SCHEMA: world.ledgerSchema,
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: redis.prefix,
-    PLATFORM_BASE_URL: world.stub.apiUrl,
-    PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-    PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
+    ...worldEnv(world, redis),
     PLATFORM_CONNECTION_ID: world.connectionId,
     SERVER_HOST: '127.0.0.1',
     SERVER_PORT: String(port),

@@ -1,9 +1,8 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../src/infra/free-port.ts';
-import { DEFAULT_CLIENT } from '../../../src/stub/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
-import { useSyncWorld } from '../../support/sync-world.ts';
+import { useSyncWorld, worldEnv } from '../../support/sync-world.ts';
 import { startWorkerProcess, type WorkerProcess } from '../triggers/worker-process.ts';
 import { OPERATOR_TOKEN, sumOf, WEBHOOK_SECRET } from './support.ts';
 
@@ -22,14 +21,7 @@ beforeAll(async () => {
   await world.seed({ seed: 31, transactions: 60, reimbursements: 0, bills: 0, transfers: 0, cashbacks: 0 });
   const port = await freePort();
   worker = startWorkerProcess([], {
-    DATABASE_URL: world.db.url,
-    DATABASE_SCHEMA: world.db.schema,
-    LEDGER_SCHEMA: world.ledgerSchema,
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: redis.prefix,
-    PLATFORM_BASE_URL: world.stub.apiUrl,
-    PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-    PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
+    ...worldEnv(world, redis),
     PLATFORM_CONNECTION_ID: world.connectionId,
     SERVER_HOST: '127.0.0.1',
     SERVER_PORT: String(port),

@@ -7,9 +7,8 @@ import { startServer } from '../../../src/server/server.ts';
 import { ensureSubscription } from '../../../src/server/webhooks/register-subscription.ts';
 import { webhookSecrets } from '../../../src/server/webhooks/webhook-secrets.ts';
 import { CHALLENGE_CAP } from '../../../src/server/webhooks/webhook-store.ts';
-import { DEFAULT_CLIENT } from '../../../src/stub/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
-import { useSyncWorld } from '../../support/sync-world.ts';
+import { useSyncWorld, worldEnv } from '../../support/sync-world.ts';
 import { type StubWebhooks, sign, waitFor } from './support.ts';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.ts';
 
@@ -32,14 +31,7 @@ afterAll(async () => {
 
 function env(port: number, publicUrl?: string): Record<string, string> {
   return {
-    DATABASE_URL: world.db.url,
-    DATABASE_SCHEMA: world.db.schema,
-    LEDGER_SCHEMA: world.ledgerSchema,
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: redis.prefix,
-    PLATFORM_BASE_URL: world.stub.apiUrl,
-    PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-    PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
+    ...worldEnv(world, redis),
     PLATFORM_CONNECTION_ID: world.connectionId,
     SERVER_HOST: '127.0.0.1',
     SERVER_PORT: String(port),
