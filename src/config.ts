@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
+import { EXIT, ExpectedFailure } from './exit-codes.ts';
 
 /**
  * The whole environment of ledgersync, as one zod schema. This is the only module that reads
@@ -200,7 +201,8 @@ export const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 export type Config = Readonly<Env>;
 
-export class ConfigError extends Error {
+export class ConfigError extends ExpectedFailure {
+  override readonly exitCode = EXIT.config;
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';

@@ -3,6 +3,7 @@ import type { Sql } from 'postgres';
 import type { Config } from '../config.ts';
 import { createErp, type ErpAdapter } from '../erp/index.ts';
 import { trytonOptionsFrom } from '../erp/tryton/options.ts';
+import { EXIT, ExpectedFailure } from '../exit-codes.ts';
 import {
   closeRedis,
   commandRedisOptions,
@@ -33,7 +34,8 @@ export interface AppContext {
   close(): Promise<void>;
 }
 
-export class PlatformNotConfiguredError extends Error {
+export class PlatformNotConfiguredError extends ExpectedFailure {
+  override readonly exitCode = EXIT.config;
   constructor() {
     super(
       'PLATFORM_BASE_URL is not set. Point it at the platform (…/developer/v1) with PLATFORM_CLIENT_ID and ' +

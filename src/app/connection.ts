@@ -1,9 +1,11 @@
 import type { Sql } from 'postgres';
+import { EXIT, ExpectedFailure } from '../exit-codes.ts';
 import { type Logger, silentLogger } from '../log.ts';
 import type { PlatformClient } from '../platform/client.ts';
 import { followSwitch } from '../sync/connection-migration/switch.ts';
 
-export class NoConnectionError extends Error {
+export class NoConnectionError extends ExpectedFailure {
+  override readonly exitCode = EXIT.failed;
   constructor() {
     super(
       'The platform has no active accounting connection for these credentials. Create one with ' +

@@ -2,13 +2,15 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
+import { EXIT, ExpectedFailure } from '../exit-codes.ts';
 import type { Logger } from '../log.ts';
 import { withFileLock } from './file-lock.ts';
 import { freePort } from './free-port.ts';
 import type { ManagedService } from './managed-service.ts';
 import { processAlive } from './process-alive.ts';
 
-export class RedisMissingError extends Error {
+export class RedisMissingError extends ExpectedFailure {
+  override readonly exitCode = EXIT.unavailable;
   constructor() {
     super(
       [

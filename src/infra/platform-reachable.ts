@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { EXIT, ExpectedFailure } from '../exit-codes.ts';
 
 /**
  * A command checks that the platform's host answers before it does any work, as it checks Redis
@@ -29,7 +30,8 @@ const CAUSES: Record<string, string> = {
 };
 
 /** The platform cannot be reached: a command stops with exit 69, doing nothing. */
-export class PlatformUnreachableError extends Error {
+export class PlatformUnreachableError extends ExpectedFailure {
+  override readonly exitCode = EXIT.unavailable;
   constructor(
     readonly host: string,
     readonly reason: string,

@@ -1,4 +1,5 @@
 import type { Redis, RedisOptions } from 'ioredis';
+import { EXIT, ExpectedFailure } from '../exit-codes.ts';
 import { type Logger, silentLogger } from '../log.ts';
 import { scrubString } from '../secrets.ts';
 
@@ -100,8 +101,9 @@ export function redisCause(error: unknown): string {
 }
 
 /** Redis cannot be used: a command stops with exit 69 (78 when the credentials are refused). */
-export class RedisUnavailableError extends Error {
+export class RedisUnavailableError extends ExpectedFailure {
   readonly trouble: Exclude<RedisTrouble, 'other'>;
+  override readonly exitCode: number;
   constructor(
     readonly host: string,
     cause: unknown,
@@ -116,6 +118,7 @@ export class RedisUnavailableError extends Error {
     );
     this.name = 'RedisUnavailableError';
     this.trouble = kind;
+    this.exitCode = kind === 'credentials' ? EXIT.config : EXIT.unavailable;
   }
 }
 
