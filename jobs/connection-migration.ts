@@ -9,8 +9,7 @@ import {
   type PrepareResult,
   prepareMigration,
 } from '../src/sync/connection-migration/index.ts';
-import { connectionAfterSwitches } from '../src/sync/connection-migration/store/connection-after-switches.ts';
-import { rehomeSyncRequest } from '../src/sync/connection-migration/store/rehome-sync-request.ts';
+import { connectionAfterSwitches, rehomeSyncRequest } from '../src/sync/connection-migration/store.ts';
 import type { MirrorProgress } from '../src/sync/mirror/types.ts';
 import { recorded } from '../src/sync/runs/record-run.ts';
 import { InvalidPayloadError, MIGRATION_QUEUE, MigrationPayload, parsePayload } from './payloads.ts';

@@ -54,7 +54,7 @@ export function describeTime(run: BulkSyncResult): string[] {
   return lines;
 }
 
-/** The pipeline's steps, by the first words of their statements (src/sync/outbox, src/sync/objects). */
+/** The pipeline's steps, by the first words of their statements (src/sync/sync-ledger, src/sync/outbox, src/sync/objects). */
 const STEPS: [string, string][] = [
   ['ERP postMany', 'erp.postMany'],
   ['claim (insert into sync_ledger)', 'sql insert into sync_ledger'],

@@ -14,7 +14,7 @@ import { mirrorChart } from '../sync/mirror/index.ts';
 import { OBJECT_KINDS } from '../sync/objects/kinds.ts';
 import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
 import { syncObjects } from '../sync/objects/sync-objects.ts';
-import { VARYING_IN_FAILURE_MESSAGES } from '../sync/status/status-report.ts';
+import { frequentFailureMessages } from '../sync/sync-ledger/summaries.ts';
 import { EXIT, withRuntime } from './runtime.ts';
 
 const DEMO_SCHEMA = 'ledgersync_demo';
@@ -146,10 +146,7 @@ export function registerDemoCommand(program: Command): void {
             say(
               `Failures   ${failed} objects reported as failed; what the bookkeeper reads, most frequent first:`,
             );
-            const reasons = await workerSql<{ message: string; n: number }[]>`
-              select regexp_replace(error_message, ${VARYING_IN_FAILURE_MESSAGES}, '…', 'g') as message,
-                     count(*)::int as n
-              from sync_ledger where outcome = 'failure' group by 1 order by 2 desc limit 4`;
+            const reasons = await frequentFailureMessages(workerSql);
             for (const r of reasons) say(`  ${String(r.n).padStart(4)} × ${r.message}`);
           }
           return balanced ? EXIT.ok : EXIT.failed;

@@ -1,6 +1,7 @@
 import type { Sql } from 'postgres';
 import { ErrorCategory } from '../erp/errors.ts';
 import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
+import { reportedTotalsBySyncType, unbatchedBySyncType } from '../sync/sync-ledger/summaries.ts';
 
 /** The float8 type oid: bucket bounds are fractional seconds. */
 const FLOAT8 = 701;
@@ -39,10 +40,7 @@ export function kindOfSyncType(syncType: string): ObjectKindName | null {
 
 /** Cheap: both reads use partial indexes (sync_ledger_unbatched, result_batches_frozen). */
 export async function readOutbox(sql: Sql, connectionId: string): Promise<OutboxDepth[]> {
-  const unbatched = await sql<{ syncType: string; n: number }[]>`
-    select sync_type as "syncType", count(*)::int as n from sync_ledger
-    where connection_id = ${connectionId} and batch_id is null and state in ('IN_ERP', 'FAILED')
-    group by sync_type`;
+  const unbatched = await unbatchedBySyncType(sql, connectionId);
   const frozen = await sql<{ syncType: string; batches: number; items: number }[]>`
     select sync_type as "syncType", count(*)::int as batches, coalesce(sum(item_count), 0)::int as items
     from result_batches where connection_id = ${connectionId} and state = 'FROZEN'
@@ -66,17 +64,7 @@ export async function readOutbox(sql: Sql, connectionId: string): Promise<Outbox
 
 /** Counts over the connection's whole ledger: read less often than the outbox (see metrics.ts). */
 export async function readLedgerTotals(sql: Sql, connectionId: string): Promise<LedgerTotals[]> {
-  const rows = await sql<
-    { syncType: string; synced: number; rejected: number; ua: number; tr: number; ni: number }[]
-  >`
-    select sync_type as "syncType",
-      count(*) filter (where outcome = 'success' and platform_status is distinct from 'REJECTED')::int as synced,
-      count(*) filter (where platform_status = 'REJECTED')::int as rejected,
-      count(*) filter (where outcome = 'failure' and error_category = 'user_actionable')::int as ua,
-      count(*) filter (where outcome = 'failure' and error_category = 'transient')::int as tr,
-      count(*) filter (where outcome = 'failure' and error_category = 'needs_integrator')::int as ni
-    from sync_ledger where connection_id = ${connectionId} and state = 'REPORTED'
-    group by sync_type`;
+  const rows = await reportedTotalsBySyncType(sql, connectionId);
   const totals = new Map(
     OBJECT_KINDS.map((kind) => [
       kind,

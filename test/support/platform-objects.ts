@@ -1,4 +1,4 @@
-import type { FieldSelection, Transaction } from '../../src/platform/schemas/objects.ts';
+import type { Bill, FieldSelection, Transaction } from '../../src/platform/schemas/objects.ts';
 
 /** Platform objects as the client reads them, for unit tests of the mapping. */
 
@@ -23,5 +23,20 @@ export const transaction = (over: Partial<Transaction> = {}): Transaction => ({
   accounting_field_selections: [sel('GL_ACCOUNT', '6100')],
   line_items: [],
   sync_status: 'SYNC_READY',
+  ...over,
+});
+
+/** A paid EUR bill INV-7 of vendor V-9 coded to GL account 6300, not synced yet; `over` replaces any field. */
+export const bill = (over: Partial<Bill> = {}): Bill => ({
+  id: 'bill-1',
+  invoice_number: 'INV-7',
+  entity_id: null,
+  amount: { amount: 50000, currency_code: 'EUR' },
+  status: 'PAID',
+  sync_status: 'NOT_SYNCED',
+  created_at: '2026-02-01T00:00:00Z',
+  paid_at: '2026-02-10T00:00:00Z',
+  accounting_field_selections: [sel('MERCHANT', 'V-9'), sel('GL_ACCOUNT', '6300')],
+  line_items: [],
   ...over,
 });

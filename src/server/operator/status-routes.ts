@@ -6,7 +6,7 @@ import { QUEUE_NAMES } from '../../../jobs/payloads.ts';
 import { cachedRead } from '../../metrics/cached.ts';
 import { scrubString } from '../../secrets.ts';
 import { migrationProgress } from '../../sync/connection-migration/progress.ts';
-import { connectionAfterSwitches } from '../../sync/connection-migration/store/connection-after-switches.ts';
+import { connectionAfterSwitches } from '../../sync/connection-migration/store.ts';
 import { type StatusReport, statusReport } from '../../sync/status/status-report.ts';
 import { renderStatusPage } from './status-page.ts';
 

@@ -1,7 +1,6 @@
 import type { Sql } from 'postgres';
 import type { PlatformClient } from '../../platform/client.ts';
-import { abandonMigration } from './store/abandon-migration.ts';
-import { openMigration } from './store/open-migration.ts';
+import { abandonMigration, openMigration } from './store.ts';
 import type { MigrationRow } from './types.ts';
 
 export interface AbandonResult {

@@ -2,8 +2,7 @@ import type { AccountingConnection } from '../../platform/schemas/accounting.ts'
 import { OBJECT_KINDS, type ObjectKindName } from '../objects/kinds.ts';
 import { syncObjects } from '../objects/sync-objects.ts';
 import type { Blocker } from './blockers.ts';
-import { failureReasons } from './store/failure-reasons.ts';
-import { unsentResults } from './store/unsent-results.ts';
+import { failureReasons, unsentResults } from './store.ts';
 import type { MigrationDeps } from './types.ts';
 
 /** Ready objects counted per kind before giving up counting (a backlog, not a leftover). */

@@ -17,11 +17,7 @@ import { createTargetStep } from './step-create-target.ts';
 import { preloadStep } from './step-preload.ts';
 import { readyStep } from './step-ready.ts';
 import { verifyStep } from './step-verify.ts';
-import { latestMigration } from './store/latest-migration.ts';
-import { loadBackup } from './store/load-backup.ts';
-import { openMigration } from './store/open-migration.ts';
-import { recordError } from './store/record-error.ts';
-import { startMigration } from './store/start-migration.ts';
+import { latestMigration, loadBackup, openMigration, recordError, startMigration } from './store.ts';
 import { completeSwitch } from './switch.ts';
 import type { MigrationDeps, MigrationRow, PrepareOptions, PrepareOutcome, PrepareResult } from './types.ts';
 

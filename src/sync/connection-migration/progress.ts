@@ -8,7 +8,7 @@ import {
   STEPS,
   type StepName,
 } from './states.ts';
-import { latestMigration } from './store/latest-migration.ts';
+import { latestMigration } from './store.ts';
 
 /** The `migrate prepare` job as the queue shows it (jobs/connection-migration.ts reads it). */
 export interface MigrationJobView {

@@ -9,7 +9,7 @@ import { glAccountOps } from '../mirror/kinds/gl-accounts.ts';
 import { taxCodeOptionOps, taxRateOps } from '../mirror/kinds/tax.ts';
 import { vendorOps } from '../mirror/kinds/vendors.ts';
 import type { MapScope, RemoteItem } from '../mirror/model.ts';
-import { recordMapped } from '../mirror/store/record-mapped.ts';
+import { recordMapped } from '../mirror/store.ts';
 import type { ChartPlatform, MirrorKind } from '../mirror/types.ts';
 
 /** What rebuilding reads: the chart lists, and the tax code field by a plain GET. */

@@ -9,8 +9,7 @@ import { backupChartSource, type SkippedItem } from './backup-chart-source.ts';
 import { ChartBackup, readBackupFile } from './backup-file.ts';
 import { type RebuiltCounts, rebuildIdMap } from './rebuild-id-map.ts';
 import { type PreloadCounts, preloadCounts } from './step-preload.ts';
-import { loadBackup } from './store/load-backup.ts';
-import { openMigration } from './store/open-migration.ts';
+import { loadBackup, openMigration } from './store.ts';
 
 export type RestoreFrom =
   /** A JSON backup file (`migrate prepare` writes one per migration). */

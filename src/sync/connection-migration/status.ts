@@ -2,8 +2,7 @@ import type { Sql } from 'postgres';
 import type { PlatformClient } from '../../platform/client.ts';
 import type { AccountingConnection } from '../../platform/schemas/accounting.ts';
 import { type MigrationState, STEP_RESULT, STEPS, type StepName } from './states.ts';
-import { latestMigration } from './store/latest-migration.ts';
-import { loadBackup } from './store/load-backup.ts';
+import { latestMigration, loadBackup } from './store.ts';
 import type { MigrationRow } from './types.ts';
 import type { Verification } from './verify.ts';
 

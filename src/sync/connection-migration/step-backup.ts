@@ -1,7 +1,7 @@
 import { BACKUP_FORMAT, backupPath, type ChartBackup, writeBackupFile } from './backup-file.ts';
 import { chartCounts, readPlatformChart } from './platform-chart.ts';
 import { checkpoint, moved, type StepContext, type StepOutcome } from './step-context.ts';
-import { saveBackup } from './store/save-backup.ts';
+import { saveBackup } from './store.ts';
 
 /**
  * Step 2: back up the chart of the connection being left, every item with its svc_id and state

@@ -2,8 +2,7 @@ import { okValues } from '../../platform/parse.ts';
 import { otherMigrationOnPlatform } from './blockers.ts';
 import { findOutstanding, outstandingBlocker } from './outstanding.ts';
 import { checkpoint, moved, type StepContext, type StepOutcome, stopped } from './step-context.ts';
-import { moveMigration } from './store/move-migration.ts';
-import { recordDetails } from './store/record-details.ts';
+import { moveMigration, recordDetails } from './store.ts';
 
 /**
  * Step 1, what must be true first (docs/platform.md G30, F7): no other migration in

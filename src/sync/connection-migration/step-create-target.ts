@@ -2,8 +2,7 @@ import { okValues } from '../../platform/parse.ts';
 import type { AccountingConnection, ConnectionSettingsInput } from '../../platform/schemas/accounting.ts';
 import { notInactiveApi, targetMissing } from './blockers.ts';
 import { checkpoint, moved, type StepContext, type StepOutcome, stopped } from './step-context.ts';
-import { recordTarget } from './store/record-target.ts';
-import { snapshotConnections } from './store/snapshot-connections.ts';
+import { recordTarget, snapshotConnections } from './store.ts';
 
 /**
  * Step 3: the inactive API connection (docs/platform.md G31, first row; F6

@@ -2,8 +2,7 @@ import { type MirrorSummary, mirrorChart } from '../mirror/index.ts';
 import type { Blocker } from './blockers.ts';
 import { busy } from './blockers.ts';
 import { checkpoint, moved, type StepContext, type StepOutcome, stopped } from './step-context.ts';
-import { moveMigration } from './store/move-migration.ts';
-import { recordDetails } from './store/record-details.ts';
+import { moveMigration, recordDetails } from './store.ts';
 
 /** Counts per kind, as kept on the migration and shown by `migrate status`. */
 export interface KindCounts {

@@ -13,8 +13,7 @@ import {
   targetMissing,
 } from './blockers.ts';
 import { checkpoint, moved, type StepContext, type StepOutcome, stopped } from './step-context.ts';
-import { latestMigration } from './store/latest-migration.ts';
-import { moveMigration } from './store/move-migration.ts';
+import { latestMigration, moveMigration } from './store.ts';
 import { completeSwitch } from './switch.ts';
 
 /**

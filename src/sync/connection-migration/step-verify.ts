@@ -1,8 +1,7 @@
 import type { Blocker } from './blockers.ts';
 import { readPlatformChart } from './platform-chart.ts';
 import { checkpoint, moved, type StepContext, type StepOutcome, stopped } from './step-context.ts';
-import { moveMigration } from './store/move-migration.ts';
-import { recordDetails } from './store/record-details.ts';
+import { moveMigration, recordDetails } from './store.ts';
 import { describeDifferences, type Verification, verifyPreload } from './verify.ts';
 
 /**

@@ -5,9 +5,7 @@ import { withAdvisoryLock } from '../advisory-lock.ts';
 import { mirrorLockName } from '../mirror/lock-name.ts';
 import { connectionLockNames, withLocks } from './lock-names.ts';
 import { type RebuiltCounts, rebuildIdMap } from './rebuild-id-map.ts';
-import { connectionAfterSwitches } from './store/connection-after-switches.ts';
-import { openMigration } from './store/open-migration.ts';
-import { type CarriedOver, recordSwitch } from './store/record-switch.ts';
+import { type CarriedOver, connectionAfterSwitches, openMigration, recordSwitch } from './store.ts';
 import type { MigrationRow } from './types.ts';
 
 export interface SwitchDeps {
@@ -85,7 +83,7 @@ export async function followSwitch(deps: SwitchDeps, connectionId: string): Prom
  * Records a switch the platform shows (the migration's target is active): holding every lock of
  * the connection left (one per object kind, and its chart mirror), so no run of it is moving its
  * rows, the migration moves ready → switched and its unfinished work is carried over in one
- * transaction (store/record-switch.ts). Then the new connection's id_map is checked: the preload
+ * transaction (recordSwitch, store.ts). Then the new connection's id_map is checked: the preload
  * recorded it; when it is missing (the target was preloaded by other means) it is rebuilt from
  * the platform. `pending` when a run of the connection left is still going.
  */

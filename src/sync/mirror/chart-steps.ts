@@ -3,7 +3,7 @@ import { desiredFieldOption, fieldOptionOps } from './kinds/field-options.ts';
 import { desiredField, fieldOps } from './kinds/fields.ts';
 import { desiredGlAccount, glAccountOps } from './kinds/gl-accounts.ts';
 import { desiredVendor, vendorOps } from './kinds/vendors.ts';
-import { loadRows } from './store/load-rows.ts';
+import { loadRows } from './store.ts';
 
 /** GL accounts (F8), one scope, batches of 500. */
 export async function mirrorGlAccounts(ctx: MirrorContext): Promise<void> {

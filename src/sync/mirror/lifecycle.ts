@@ -1,7 +1,7 @@
 import { PlatformError, ValidationError } from '../../platform/errors.ts';
 import { type Change, type Deactivation, patchBody } from './diff.ts';
 import type { KindOps } from './model.ts';
-import type { AppliedChange } from './store/record-change.ts';
+import type { AppliedChange } from './store.ts';
 
 export type LifecycleStep =
   | { type: 'change'; change: Change }

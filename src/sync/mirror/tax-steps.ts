@@ -7,7 +7,7 @@ import {
   taxCodeOptionOps,
   taxRateOps,
 } from './kinds/tax.ts';
-import { loadRows } from './store/load-rows.ts';
+import { loadRows } from './store.ts';
 
 /** Tax rates (F13), naming their GL account by the svc_id id_map holds for it. */
 export async function mirrorTaxRates(ctx: MirrorContext): Promise<void> {

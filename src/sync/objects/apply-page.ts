@@ -1,8 +1,8 @@
 import type { Sql } from 'postgres';
 import type { ErpAdapter } from '../../erp/adapter.ts';
 import type { ErpWrite, WriteResult } from '../../erp/types.ts';
-import { claimRows } from '../outbox/claim-rows.ts';
-import { type Outcome, recordOutcomes } from '../outbox/record-outcomes.ts';
+import { claimRows } from '../sync-ledger/claims.ts';
+import { type Outcome, recordOutcomes } from '../sync-ledger/outcomes.ts';
 import type { PlannedItem } from './plan-page.ts';
 
 export interface ApplyContext {

@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres';
+import { outcomesInOutbox } from '../sync-ledger/object-lookups.ts';
 import { KIND_SPECS, type ObjectKindName } from './kinds.ts';
 import { planPage } from './plan-page.ts';
 import type { SyncPlatform } from './platform-port.ts';
@@ -50,11 +51,7 @@ export async function dryRunObjects(
     }
     const plan = planPage(spec, page.items);
     const ids = plan.items.map((i) => i.objectId);
-    const known = ids.length
-      ? await sql<{ object_id: string; sync_type: string }[]>`
-          select object_id, sync_type from sync_ledger
-          where connection_id = ${connectionId} and object_id in ${sql(ids)} and state in ('IN_ERP', 'FAILED')`
-      : [];
+    const known = await outcomesInOutbox(sql, connectionId, ids);
     const knownKeys = new Set(known.map((k) => `${k.sync_type}:${k.object_id}`));
     for (const item of plan.items) {
       if (knownKeys.has(`${item.syncType}:${item.objectId}`)) summary.alreadyKnown++;

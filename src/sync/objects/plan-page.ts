@@ -4,7 +4,7 @@ import { ErpWrite as ErpWriteSchema } from '../../erp/types.ts';
 import type { SyncType } from '../../platform/schemas/syncs.ts';
 import { freeText } from '../map/free-text.ts';
 import { MappingProblem } from '../map/mapping-problem.ts';
-import type { Outcome } from '../outbox/record-outcomes.ts';
+import type { Outcome } from '../sync-ledger/outcomes.ts';
 import type { KindSpec } from './kinds.ts';
 import type { ReadItem } from './platform-port.ts';
 

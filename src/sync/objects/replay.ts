@@ -1,6 +1,7 @@
 import type { PlatformClient } from '../../platform/client.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
 import { billSteps } from '../bill-decision.ts';
+import { latestOutcome, ledgerSyncType } from '../sync-ledger/object-lookups.ts';
 import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from './kinds.ts';
 import { freezeAndSend } from './report-results.ts';
 import { emptySummary, type ObjectSyncDeps, type ObjectSyncSummary, processPage } from './sync-objects.ts';
@@ -38,9 +39,9 @@ async function fetchObject(
 }
 
 async function knownKind(deps: ObjectSyncDeps, objectId: string): Promise<ObjectKindName | null> {
-  const [row] = await deps.sql<{ sync_type: string }[]>`
-    select sync_type from sync_ledger where connection_id = ${deps.connectionId} and object_id = ${objectId} limit 1`;
-  return OBJECT_KINDS.find((k) => row && KIND_SPECS[k].syncTypes.includes(row.sync_type as never)) ?? null;
+  const syncType = await ledgerSyncType(deps.sql, deps.connectionId, objectId);
+  if (syncType === null) return null;
+  return OBJECT_KINDS.find((k) => KIND_SPECS[k].syncTypes.includes(syncType as never)) ?? null;
 }
 
 function isReady(kind: ObjectKindName, object: Record<string, unknown>): boolean {
@@ -97,17 +98,7 @@ export async function replayObject(
     );
     if (outcome.busy)
       return { status: 'busy', kind, message: `A ${kind} sync is running; try again when it ends.` };
-    const [row] = await deps.sql<
-      {
-        outcome: string;
-        error_message: string | null;
-        platform_status: string | null;
-        platform_reason: string | null;
-      }[]
-    >`
-      select outcome, error_message, platform_status, platform_reason from sync_ledger
-      where connection_id = ${deps.connectionId} and object_id = ${objectId}
-      order by updated_at desc limit 1`;
+    const row = await latestOutcome(deps.sql, deps.connectionId, objectId);
     if (row?.platform_status === 'REJECTED') {
       return {
         status: 'rejected',

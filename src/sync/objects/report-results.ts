@@ -4,6 +4,7 @@ import type { SyncType } from '../../platform/schemas/syncs.ts';
 import { ackBatch, noteBatchFailure } from '../outbox/ack-batch.ts';
 import { type FrozenBatch, freezeBatch, RESULT_BATCH_MAX } from '../outbox/freeze-batch.ts';
 import { frozenBatches } from '../outbox/frozen-batches.ts';
+import { countUnbatchedOutcomes } from '../sync-ledger/batches.ts';
 import { SYNC_TYPE_ORDER } from './kinds.ts';
 import type { SyncPlatform } from './platform-port.ts';
 
@@ -79,7 +80,15 @@ export async function freezeAndSend(
   syncTypes: readonly SyncType[],
   options: { syncRequestId?: string; minItems?: number } = {},
 ): Promise<ReportCounts> {
-  const waiting = await Promise.all(syncTypes.map((t) => waitingCount(context, t, options.syncRequestId)));
+  const waiting = await Promise.all(
+    syncTypes.map((syncType) =>
+      countUnbatchedOutcomes(context.sql, {
+        connectionId: context.connectionId,
+        syncType,
+        syncRequestId: options.syncRequestId,
+      }),
+    ),
+  );
   let lastDue = -1;
   waiting.forEach((count, i) => {
     if (count >= (options.minItems ?? 1)) lastDue = i;
@@ -104,17 +113,4 @@ export async function freezeAndSend(
     syncTypes,
     ...(options.syncRequestId ? { syncRequestId: options.syncRequestId } : {}),
   });
-}
-
-async function waitingCount(
-  context: ReportContext,
-  syncType: string,
-  syncRequestId?: string,
-): Promise<number> {
-  const [row] = await context.sql<{ n: number }[]>`
-    select count(*)::int as n from sync_ledger
-    where connection_id = ${context.connectionId} and sync_type = ${syncType}
-      and state in ('IN_ERP', 'FAILED') and batch_id is null
-      and sync_request_id is not distinct from ${syncRequestId ?? null}`;
-  return row?.n ?? 0;
 }

@@ -3,7 +3,7 @@ import { integratorReference, needsIntegrator, transient, userActionable } from 
 import type { Logger } from '../../log.ts';
 import { PlatformError } from '../../platform/errors.ts';
 import type { Transaction } from '../../platform/schemas/objects.ts';
-import type { Outcome } from '../outbox/record-outcomes.ts';
+import type { Outcome } from '../sync-ledger/outcomes.ts';
 import type { SyncPlatform } from './platform-port.ts';
 
 type Failure = Extract<Outcome, { ok: false }>;

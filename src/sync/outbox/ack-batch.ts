@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres';
+import { markBatchReported, recordAppliedAsSent, recordItemResults } from '../sync-ledger/batches.ts';
 
 /**
  * Marks a frozen batch acknowledged and its ledger rows REPORTED, in one transaction. `response`
@@ -19,21 +20,14 @@ export async function ackBatch(
           acked_at = now(), last_error = null
       where id = ${batchId} and state = 'FROZEN'`;
     if (updated.count === 0) return false;
-    await tx`update sync_ledger set state = 'REPORTED', updated_at = now() where batch_id = ${batchId} and state in ('IN_ERP', 'FAILED')`;
+    await markBatchReported(tx, batchId);
     const results = resultsOf(ack.response);
     if (results.length === 0) {
       // docs/platform.md F15, F33: an answer without per-item results (the published `{sync_id}`,
       // or a replay whose first answer was lost) means every item was applied as sent.
-      await tx`
-        update sync_ledger set platform_status = case when outcome = 'success' then 'SYNCED' else 'FAILED' end,
-          platform_reason = null
-        where batch_id = ${batchId}`;
+      await recordAppliedAsSent(tx, batchId);
     } else {
-      await tx`
-        update sync_ledger as l set platform_status = r.status, platform_reason = r.reason
-        from unnest(${tx.array(results.map((r) => r.id))}::text[], ${tx.array(results.map((r) => r.status))}::text[],
-                    ${tx.array(results.map((r) => r.reason ?? '') as string[])}::text[]) as r(id, status, reason)
-        where l.batch_id = ${batchId} and l.object_id = r.id`;
+      await recordItemResults(tx, batchId, results);
     }
     return true;
   }) as Promise<boolean>;

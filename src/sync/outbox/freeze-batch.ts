@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres';
+import { assignToBatch, lockUnbatchedOutcomes, type UnbatchedOutcome } from '../sync-ledger/batches.ts';
 import { batchIdempotencyKey } from './batch-key.ts';
 
 /** F14: at most 5,000 successful and 5,000 failed items per call; we cap the batch as a whole. */
@@ -22,18 +23,10 @@ export interface SyncBody {
   sync_request_id?: string;
 }
 
-interface LedgerRow {
-  object_id: string;
-  outcome: 'success' | 'failure';
-  reference_id: string | null;
-  deep_link_url: string | null;
-  error_message: string | null;
-}
-
 function buildBody(
   syncType: string,
   syncRequestId: string | null,
-  rows: LedgerRow[],
+  rows: UnbatchedOutcome[],
 ): Omit<SyncBody, 'idempotency_key'> {
   const successes = rows
     .filter((r) => r.outcome === 'success')
@@ -65,15 +58,8 @@ export async function freezeBatch(
 ): Promise<FrozenBatch | null> {
   const syncRequestId = options.syncRequestId ?? null;
   return sql.begin(async (tx) => {
-    const rows = await tx<LedgerRow[]>`
-      select object_id, outcome, reference_id, deep_link_url, error_message
-      from sync_ledger
-      where connection_id = ${options.connectionId} and sync_type = ${options.syncType}
-        and state in ('IN_ERP', 'FAILED') and batch_id is null
-        and sync_request_id is not distinct from ${syncRequestId}
-      order by object_id
-      limit ${options.max ?? RESULT_BATCH_MAX}
-      for update skip locked`;
+    const scope = { connectionId: options.connectionId, syncType: options.syncType, syncRequestId };
+    const rows = await lockUnbatchedOutcomes(tx, scope, options.max ?? RESULT_BATCH_MAX);
     if (rows.length === 0) return null;
     const [{ id }] =
       (await tx`select nextval(pg_get_serial_sequence('result_batches', 'id')) as id`) as unknown as [
@@ -86,10 +72,12 @@ export async function freezeBatch(
       insert into result_batches (id, connection_id, sync_type, sync_request_id, body, idempotency_key, item_count, state)
       values (${id}, ${options.connectionId}, ${options.syncType}, ${syncRequestId}, ${tx.json(body as never)},
               ${idempotencyKey}, ${rows.length}, 'FROZEN')`;
-    await tx`
-      update sync_ledger set batch_id = ${id}, updated_at = now()
-      where connection_id = ${options.connectionId} and sync_type = ${options.syncType}
-        and object_id in ${tx(rows.map((r) => r.object_id))}`;
+    await assignToBatch(
+      tx,
+      scope,
+      rows.map((r) => r.object_id),
+      id,
+    );
     return {
       id: String(id),
       connectionId: options.connectionId,

@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import type { PlatformClient } from '../../platform/client.ts';
 import type { Listing } from '../../platform/pagination.ts';
 import type { SyncType } from '../../platform/schemas/syncs.ts';
+import { reportedByUs } from '../sync-ledger/object-lookups.ts';
 
 export interface ExternalSync {
   objectId: string;
@@ -68,21 +69,6 @@ async function writeCursor(sql: Sql, connectionId: string, name: string, value: 
   await sql`
     insert into cursors (connection_id, name, value) values (${connectionId}, ${name}, ${value})
     on conflict (connection_id, name) do update set value = excluded.value, updated_at = now()`;
-}
-
-/** Ids among `ids` that ledgersync reported as a success for this sync type. */
-async function reportedByUs(
-  sql: Sql,
-  connectionId: string,
-  syncType: string,
-  ids: string[],
-): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await sql<{ object_id: string }[]>`
-    select object_id from sync_ledger
-    where connection_id = ${connectionId} and sync_type = ${syncType} and outcome = 'success'
-      and object_id in ${sql(ids)}`;
-  return new Set(rows.map((r) => r.object_id));
 }
 
 /**

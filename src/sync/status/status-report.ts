@@ -1,6 +1,7 @@
 import type { Sql } from 'postgres';
 import type { ErrorCategory } from '../../erp/errors.ts';
 import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../objects/kinds.ts';
+import { outcomeCounts, recentActionableFailures, topFailureReasons } from '../sync-ledger/summaries.ts';
 import { type Health, type HealthSources, readHealth } from './health.ts';
 import { readStatusHistory, type StatusHistory } from './status-history.ts';
 
@@ -48,33 +49,14 @@ export interface StatusReport {
   recentFailures: { kind: string; objectId: string; category: string; message: string; at: string }[];
 }
 
-/**
- * Ids and references vary per object (uuids, invoice numbers, unknown GL ids, ERP references);
- * the reasons group better without them. A SQL regular expression, for regexp_replace.
- */
-export const VARYING_IN_FAILURE_MESSAGES = '[0-9a-f]{8}-[0-9a-f-]{27}|INV-[0-9]+|GL-[A-Z0-9-]+|ERP-[A-F0-9]+';
-
 function kindOfSyncType(syncType: string): ObjectKindName {
   return OBJECT_KINDS.find((k) => KIND_SPECS[k].syncTypes.includes(syncType as never)) ?? 'transactions';
 }
 
 async function kindStatus(sql: Sql, connectionId: string, kind: ObjectKindName): Promise<KindStatus> {
   const types = [...KIND_SPECS[kind].syncTypes];
-  const [counts] = await sql<
-    { synced: number; rejected: number; ua: number; tr: number; ni: number; pending: number }[]
-  >`
-    select count(*) filter (where state = 'REPORTED' and outcome = 'success' and platform_status is distinct from 'REJECTED')::int as synced,
-           count(*) filter (where state = 'REPORTED' and platform_status = 'REJECTED')::int as rejected,
-           count(*) filter (where state = 'REPORTED' and error_category = 'user_actionable')::int as ua,
-           count(*) filter (where state = 'REPORTED' and error_category = 'transient')::int as tr,
-           count(*) filter (where state = 'REPORTED' and error_category = 'needs_integrator')::int as ni,
-           count(*) filter (where state in ('PENDING', 'IN_ERP', 'FAILED'))::int as pending
-    from sync_ledger where connection_id = ${connectionId} and sync_type in ${sql(types)}`;
-  const reasons = await sql<FailureReason[]>`
-    select error_category as category, regexp_replace(error_message, ${VARYING_IN_FAILURE_MESSAGES}, '…', 'g') as message, count(*)::int as count
-    from sync_ledger
-    where connection_id = ${connectionId} and sync_type in ${sql(types)} and state = 'REPORTED' and outcome = 'failure'
-    group by 1, 2 order by 3 desc limit 3`;
+  const counts = await outcomeCounts(sql, connectionId, types);
+  const reasons: FailureReason[] = await topFailureReasons(sql, connectionId, types);
   const [run] = await sql<
     {
       startedAt: Date;
@@ -149,12 +131,7 @@ export async function statusReport(
   const chart = await sql<{ kind: string; mirrored: number; failing: number }[]>`
     select kind, count(*) filter (where svc_id is not null)::int as mirrored, count(*) filter (where last_error is not null)::int as failing
     from id_map where connection_id = ${connectionId} group by kind order by kind`;
-  const recent = await sql<
-    { syncType: string; objectId: string; category: string; message: string; at: string }[]
-  >`
-    select sync_type as "syncType", object_id as "objectId", error_category as category, error_message as message, updated_at as at
-    from sync_ledger where connection_id = ${connectionId} and outcome = 'failure' and error_category = 'user_actionable'
-    order by updated_at desc limit 20`;
+  const recent = await recentActionableFailures(sql, connectionId);
   return {
     generatedAt: new Date(now).toISOString(),
     connectionId,

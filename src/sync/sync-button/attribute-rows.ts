@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from 'postgres';
+import { settleAnsweredRows, unansweredRowsOfEndedRuns } from '../sync-ledger/answered-rows.ts';
 import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
 
 /**
@@ -46,35 +47,11 @@ export async function databaseTime(sql: Sql): Promise<Date> {
 }
 
 /**
- * A posted result ends the request for its row (docs/platform.md G28: a result, success or
- * failure, answers the row). A result frozen after a read had listed the row answered that
- * streak: the row is GONE, unless a read that began after the result was acknowledged lists it
- * again, in which case a press after the result requested it anew and a new streak begins there.
- * A read that overlaps the result tells nothing either way. A result the platform REJECTED
- * changed nothing, so it does not count.
+ * Ends the streaks that posted results answered (docs/platform.md G28). The rule, and its one
+ * statement over the ledger and the result batches, are in src/sync/sync-ledger/answered-rows.ts.
  */
 async function settleAnswered(tx: TransactionSql, scope: AttributionScope): Promise<void> {
-  const syncType = BUTTON_OBJECTS[scope.objectType].syncType;
-  await tx`
-    update sync_request_rows a set
-      state = case when a.last_seen_from > r.answered_by then 'REQUESTED' else 'GONE' end,
-      sync_request_id = case when a.last_seen_from > r.answered_by then null else a.sync_request_id end,
-      requested_after = case when a.last_seen_from > r.answered_by then r.answered_from else a.requested_after end,
-      seen_from = case when a.last_seen_from > r.answered_by then a.last_seen_from else a.seen_from end,
-      first_seen_by = case when a.last_seen_from > r.answered_by then a.last_seen else a.first_seen_by end,
-      gone_from = case when a.last_seen_from > r.answered_by then null else r.answered_from end,
-      gone_by = case when a.last_seen_from > r.answered_by then null else r.answered_by end,
-      updated_at = now()
-    from (
-      select l.object_id, b.created_at as answered_from, b.acked_at as answered_by
-      from sync_ledger l join result_batches b on b.id = l.batch_id
-      where l.connection_id = ${scope.connectionId} and l.sync_type = ${syncType}
-        and l.state = 'REPORTED' and l.platform_status is distinct from 'REJECTED'
-        and b.acked_at is not null
-    ) r
-    where a.connection_id = ${scope.connectionId} and a.object_type = ${scope.objectType}
-      and a.state = 'REQUESTED' and a.object_id = r.object_id
-      and r.answered_from > a.first_seen_by`;
+  await settleAnsweredRows(tx, { ...scope, syncType: BUTTON_OBJECTS[scope.objectType].syncType });
 }
 
 /**
@@ -220,18 +197,7 @@ export async function rowsOfEndedRuns(
     // Rows whose answer was acknowledged end their streak here; rows with an answer on its way
     // (an outcome in the ledger since the streak began) are left to it.
     await settleAnswered(tx, scope);
-    return tx<{ sync_request_id: string; object_id: string }[]>`
-      select a.sync_request_id, a.object_id from sync_request_rows a
-        join sync_requests r on r.sync_request_id = a.sync_request_id
-       where a.connection_id = ${scope.connectionId} and a.object_type = ${scope.objectType}
-         and a.state = 'REQUESTED' and a.sync_request_id <> ${exceptRequestId}
-         and r.state = 'ANSWERED' and r.watchdog_failed = 0 and r.deadline > now() + interval '1 minute'
-         and not exists (
-           select 1 from sync_ledger l
-            where l.connection_id = a.connection_id and l.sync_type = ${syncType}
-              and l.object_id = a.object_id and l.updated_at >= a.seen_from
-              and l.state in ('IN_ERP', 'FAILED', 'REPORTED'))
-       order by a.sync_request_id, a.object_id`;
+    return unansweredRowsOfEndedRuns(tx, { ...scope, syncType }, exceptRequestId);
   })) as { sync_request_id: string; object_id: string }[];
   const byRequest = new Map<string, string[]>();
   for (const row of rows)

@@ -4,7 +4,7 @@ import type { Logger } from '../../log.ts';
 import type { PlatformClient } from '../../platform/client.ts';
 import type { ReadPage, SyncPlatform } from '../objects/platform-port.ts';
 import { type ObjectSyncSummary, syncObjects } from '../objects/sync-objects.ts';
-import { adoptKnownOutcomes, releaseLeftovers } from './adopt-rows.ts';
+import { adoptKnownOutcomes, releaseLeftovers } from '../sync-ledger/outcomes.ts';
 import { keepItems, withReadPages } from './adopting-platform.ts';
 import { ownedRows, rowsOfEndedRuns } from './attribute-rows.ts';
 import { syncButtonEnabled } from './button-flag.ts';

@@ -1,21 +1,10 @@
-import { type Job, UnrecoverableError } from 'bullmq';
+import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { processMigration } from '../../../jobs/connection-migration.ts';
+import { fakeJob } from '../../support/fake-job.ts';
 import { PROVIDER, useMigrationWorld } from './support/world.ts';
 
 const m = useMigrationWorld();
-
-function fakeJob(data: unknown): { job: Job; progress: unknown[] } {
-  const progress: unknown[] = [];
-  const job = {
-    id: 'job-1',
-    data,
-    updateProgress: async (value: unknown) => {
-      progress.push(value);
-    },
-  } as unknown as Job;
-  return { job, progress };
-}
 
 describe('processMigration (BullMQ processor for `migrate prepare`)', () => {
   it('refuses a payload that fails its schema without retrying', async () => {

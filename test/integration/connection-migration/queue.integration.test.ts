@@ -10,7 +10,7 @@ import { migrationProgress } from '../../../src/sync/connection-migration/index.
 import { migrationLockName } from '../../../src/sync/connection-migration/lock-names.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { waitFor } from '../triggers/support.ts';
-import { PROVIDER, useMigrationWorld } from './support/world.ts';
+import { PROVIDER, transactionSeed, useMigrationWorld } from './support/world.ts';
 
 const m = useMigrationWorld();
 const redis = useTestRedis();
@@ -40,20 +40,6 @@ function start(queuesToWork: Parameters<typeof startWorkers>[1]['queuesToWork'])
   workers = startWorkers(app(), { connection, queues, queuesToWork });
   return queues;
 }
-
-const objects = (seed: number, transactions: number) => ({
-  seed,
-  transactions,
-  reimbursements: 0,
-  transfers: 0,
-  cashbacks: 0,
-  bills: 0,
-  ready_fraction: 1,
-  sync_disabled_fraction: 0,
-  vendor_creation_fraction: 0,
-  uncoded_fraction: 0,
-  unknown_coding_fraction: 0,
-});
 
 describe('`migrate prepare` on the migration queue, taken by the worker (docs/platform.md G30)', () => {
   it('one job however often it is asked for; the worker runs it to ready and reports each step', async () => {
@@ -112,7 +98,7 @@ describe('`migrate prepare` on the migration queue, taken by the worker (docs/pl
     >`select (outstanding->>'total')::int as total from migrations`;
     expect(recorded!.total).toBe(0);
     // Objects became ready on the connection being left while the prepare was stopped.
-    await m.world.seed({ ...objects(81, 12), append: true });
+    await m.world.seed({ ...transactionSeed(81, 12), append: true });
 
     const listed = await m.prepare({ skipSync: true });
     expect(listed.outcome).toBe('blocked');
@@ -135,7 +121,7 @@ describe('`migrate prepare` on the migration queue, taken by the worker (docs/pl
     const prepared = await m.prepare();
     const target = prepared.targetConnectionId!;
     await m.world.control('POST', `/__stub/connections/${target}/switch`);
-    await m.world.seed({ ...objects(82, 8), append: true });
+    await m.world.seed({ ...transactionSeed(82, 8), append: true });
     const q = start(['objectSync']);
 
     const data: SyncObjectsPayload = { connectionId: source, kind: 'transactions', trigger: 'cron' };

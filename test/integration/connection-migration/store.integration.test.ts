@@ -4,12 +4,14 @@ import {
   TERMINAL_STATES,
   TRANSITIONS,
 } from '../../../src/sync/connection-migration/states.ts';
-import { abandonMigration } from '../../../src/sync/connection-migration/store/abandon-migration.ts';
-import { moveMigration } from '../../../src/sync/connection-migration/store/move-migration.ts';
-import { openMigration } from '../../../src/sync/connection-migration/store/open-migration.ts';
-import { saveBackup } from '../../../src/sync/connection-migration/store/save-backup.ts';
-import { snapshotConnections } from '../../../src/sync/connection-migration/store/snapshot-connections.ts';
-import { startMigration } from '../../../src/sync/connection-migration/store/start-migration.ts';
+import {
+  abandonMigration,
+  moveMigration,
+  openMigration,
+  saveBackup,
+  snapshotConnections,
+  startMigration,
+} from '../../../src/sync/connection-migration/store.ts';
 import { useTestDatabase } from '../../support/db.ts';
 
 const db = useTestDatabase();

@@ -6,12 +6,11 @@ import { silentLogger } from '../../../src/log.ts';
 import { withAdvisoryLock } from '../../../src/sync/advisory-lock.ts';
 import { ConnectionSwitchPendingError, followSwitch } from '../../../src/sync/connection-migration/index.ts';
 import { objectSyncLockName } from '../../../src/sync/connection-migration/lock-names.ts';
-import { mirrorChart } from '../../../src/sync/mirror/index.ts';
 import { mirrorLockName } from '../../../src/sync/mirror/lock-name.ts';
 import type { SyncPlatform } from '../../../src/sync/objects/platform-port.ts';
 import { syncObjects } from '../../../src/sync/objects/sync-objects.ts';
 import { chartDifferences, type StubChart } from '../mirror/support/compare.ts';
-import { useMigrationWorld, writesOf } from './support/world.ts';
+import { transactionSeed, useMigrationWorld, writesOf } from './support/world.ts';
 
 const m = useMigrationWorld();
 
@@ -35,20 +34,6 @@ async function switchTo(target: string): Promise<void> {
 const chartOf = async (id: string) => (await m.chart(id)) as StubChart & { connection: unknown };
 
 const deps = () => ({ sql: m.world.db.sql, platform: m.platform, log: silentLogger });
-
-const objects = (seed: number, transactions: number) => ({
-  seed,
-  transactions,
-  reimbursements: 0,
-  transfers: 0,
-  cashbacks: 0,
-  bills: 0,
-  ready_fraction: 1,
-  sync_disabled_fraction: 0,
-  vendor_creation_fraction: 0,
-  uncoded_fraction: 0,
-  unknown_coding_fraction: 0,
-});
 
 /** The platform through which results never arrive: ERP writes happen, reports stay in the outbox. */
 function unreachableResults(platform: SyncPlatform): SyncPlatform {
@@ -82,16 +67,7 @@ describe('following the switch the customer makes in the platform (docs/platform
     expect(connections).toEqual([{ id: target, is_active: true, role: 'primary' }]);
     // The id maps carried over: the new connection's chart mirror has nothing to write.
     const mark = await m.arrivalMark();
-    const mirrored = await mirrorChart(
-      {
-        sql: m.world.db.sql,
-        erp: m.world.erp,
-        platform: m.platform,
-        connectionId: target,
-        log: silentLogger,
-      },
-      {},
-    );
+    const mirrored = await m.mirror(target);
     expect(mirrored.writeCalls).toBe(0);
     expect(writesOf(await m.arrivalsSince(mark))).toEqual([]);
     // The platform marks it inactive and unlinked; its chart is as it was.
@@ -101,7 +77,7 @@ describe('following the switch the customer makes in the platform (docs/platform
   });
 
   it('work of the connection left that was not reported yet is carried over and reported from the new one: nothing posted or marked twice, nothing lost', async () => {
-    const { source, target } = await preparedAndSwitched({ objects: objects(71, 40) });
+    const { source, target } = await preparedAndSwitched({ objects: transactionSeed(71, 40) });
     const ready = await m.world.control<{ totals: { marks: number } }>('GET', '/__stub/effects?include=');
     // A run of the old connection writes the objects to the ERP, but its results never reach the
     // platform: they wait in the outbox, frozen.
@@ -216,16 +192,7 @@ describe('following the switch the customer makes in the platform (docs/platform
     const [after] = await m.world.db.sql<{ n: number }[]>`
       select count(*)::int as n from id_map where connection_id = ${target}`;
     expect(after!.n).toBe(before!.n);
-    const mirrored = await mirrorChart(
-      {
-        sql: m.world.db.sql,
-        erp: m.world.erp,
-        platform: m.platform,
-        connectionId: target,
-        log: silentLogger,
-      },
-      {},
-    );
+    const mirrored = await m.mirror(target);
     expect(mirrored.writeCalls).toBe(0);
     expect(await chartDifferences(await m.chart(target), m.world.erp)).toEqual([]);
   });
@@ -246,16 +213,7 @@ describe('following the switch the customer makes in the platform (docs/platform
       expect(summary.busy).toBe(true);
     });
     await withAdvisoryLock(m.world.db.sql, mirrorLockName(source), async () => {
-      const mirrored = await mirrorChart(
-        {
-          sql: m.world.db.sql,
-          erp: m.world.erp,
-          platform: m.platform,
-          connectionId: source,
-          log: silentLogger,
-        },
-        {},
-      );
+      const mirrored = await m.mirror(source);
       expect(mirrored.busy).toBe(true);
     });
   });

@@ -1,31 +1,22 @@
-import { type Job, UnrecoverableError } from 'bullmq';
+import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { processCoaMirror } from '../../../jobs/coa-mirror.ts';
+import type { ErpAdapter } from '../../../src/erp/index.ts';
 import { seedLedger } from '../../../src/erp/ledger/seed.ts';
 import { silentLogger } from '../../../src/log.ts';
+import { fakeJob } from '../../support/fake-job.ts';
 import { useMirrorHarness } from './support/harness.ts';
 
 const h = useMirrorHarness({ rateLimit: false });
 
-function fakeJob(data: unknown): { job: Job; progress: unknown[] } {
-  const progress: unknown[] = [];
-  const job = {
-    id: 'job-1',
-    data,
-    updateProgress: async (value: unknown) => {
-      progress.push(value);
-    },
-  } as unknown as Job;
-  return { job, progress };
-}
+/** What the worker hands the processor, with a test's own ledger as the ERP. */
+const deps = (erp: ErpAdapter) => ({ sql: h.db.sql, erp, platform: h.client, log: silentLogger });
 
 describe('processCoaMirror (BullMQ processor)', () => {
   it('refuses a payload that fails its schema without retrying', async () => {
     const ledger = await h.newLedger();
     const { job } = fakeJob({ connectionId: '', trigger: 'nope' });
-    await expect(
-      processCoaMirror(job, { sql: h.db.sql, erp: ledger.erp, platform: h.client, log: silentLogger }),
-    ).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(processCoaMirror(job, deps(ledger.erp))).rejects.toBeInstanceOf(UnrecoverableError);
   });
 
   it('mirrors, reports progress per kind and records the run', async () => {
@@ -34,12 +25,7 @@ describe('processCoaMirror (BullMQ processor)', () => {
     const connectionId = await h.newConnection();
     const { job, progress } = fakeJob({ connectionId, trigger: 'cli' });
 
-    const summary = await processCoaMirror(job, {
-      sql: h.db.sql,
-      erp: ledger.erp,
-      platform: h.client,
-      log: silentLogger,
-    });
+    const summary = await processCoaMirror(job, deps(ledger.erp));
     expect(summary.busy).toBe(false);
     expect(summary.kinds.gl_account.created).toBeGreaterThan(100);
     expect(progress.length).toBeGreaterThan(0);
@@ -59,12 +45,7 @@ describe('processCoaMirror (BullMQ processor)', () => {
     const active = await h.newConnection();
     const target = await h.newConnection({ active: false });
     const { job } = fakeJob({ connectionId: active, accountingConnectionId: target, trigger: 'migration' });
-    const summary = await processCoaMirror(job, {
-      sql: h.db.sql,
-      erp: ledger.erp,
-      platform: h.client,
-      log: silentLogger,
-    });
+    const summary = await processCoaMirror(job, deps(ledger.erp));
     expect(summary.connectionId).toBe(target);
     const chart = await h.control<{ counts: Record<string, number> }>(
       'GET',

@@ -79,18 +79,38 @@ describe('RedisRateLimiter priority lane (docs/platform.md F3)', () => {
     for (const l of [bulkA, bulkB, button]) l.close();
   });
 
-  it('F3: with no priority caller around, bulk uses the whole window', async () => {
-    const options = { egressId: 'lane-bulk-alone', max: 6, windowMs: 10_000 };
-    const bulk = limiter(options);
-    const idle = limiter(options);
-    // A priority caller that was served and left holds nobody back.
-    await runWithPriority(() => idle.acquire());
+  it('F3: with no priority permit in the window, bulk uses the whole window', async () => {
+    const bulk = limiter({ egressId: 'lane-bulk-alone', max: 6, windowMs: 10_000, priorityReserve: 0.5 });
     const order: Lane[] = [];
-    await Promise.all(Array.from({ length: 5 }, () => acquireIn(bulk, 'bulk', order)));
-    expect(order).toHaveLength(5);
+    await Promise.all(Array.from({ length: 6 }, () => acquireIn(bulk, 'bulk', order)));
+    expect(order).toHaveLength(6);
     expect(bulk.stats().waitedAcquisitions).toBe(0);
     bulk.close();
-    idle.close();
+  });
+
+  it('F3: while the priority lane is in use, bulk leaves priorityReserve of the window free for it', async () => {
+    const options = { egressId: 'lane-reserve', max: 10, windowMs: 10_000, priorityReserve: 0.3 };
+    const bulk = limiter(options);
+    const button = limiter(options);
+    const order: Lane[] = [];
+    // A press took a permit: the lane is in use for as long as that permit is in the window.
+    await acquireIn(button, 'priority', order);
+    const bulkCalls = Array.from({ length: 8 }, () => acquireIn(bulk, 'bulk', order));
+    const eighth = Promise.allSettled(bulkCalls);
+    // Bulk stops at 10 - 3 = 7 of its own; poll Redis (not the clock) until they are in the log.
+    const connection = redis.connect();
+    const log = `${redis.prefix}:ratelimit:{lane-reserve}:log`;
+    for (let polls = 0; polls < 10_000 && (await connection.zcard(log)) < 8; polls++);
+    // The next press is served at once, from the reserve, while the eighth bulk call waits.
+    await acquireIn(button, 'priority', order);
+    expect(bulkGrants(order)).toBe(7);
+    expect(order.at(-1)).toBe('priority');
+    expect(await connection.zcard(log)).toBe(9);
+    expect(button.stats().waitedAcquisitions).toBe(0);
+    bulk.close();
+    button.close();
+    const settled = await eighth;
+    expect(settled.filter((r) => r.status === 'rejected')).toHaveLength(1);
   });
 
   it('F3: mixed lanes across three processes never grant more than max - margin in any window', async () => {

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log.ts';
 import type { SyncPlatform } from '../../../src/sync/objects/platform-port.ts';
 import { freezeAndSend } from '../../../src/sync/objects/report-results.ts';
-import { claimRows } from '../../../src/sync/outbox/claim-rows.ts';
 import type { SyncBody } from '../../../src/sync/outbox/freeze-batch.ts';
-import { recordOutcomes } from '../../../src/sync/outbox/record-outcomes.ts';
+import { claimRows } from '../../../src/sync/sync-ledger/claims.ts';
+import { recordOutcomes } from '../../../src/sync/sync-ledger/outcomes.ts';
 import { useTestDatabase } from '../../support/db.ts';
 
 const db = useTestDatabase();

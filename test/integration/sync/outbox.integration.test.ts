@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ackBatch } from '../../../src/sync/outbox/ack-batch.ts';
-import { claimRows } from '../../../src/sync/outbox/claim-rows.ts';
 import { freezeBatch } from '../../../src/sync/outbox/freeze-batch.ts';
 import { frozenBatches } from '../../../src/sync/outbox/frozen-batches.ts';
-import { recordOutcomes } from '../../../src/sync/outbox/record-outcomes.ts';
-import { releaseClosedRequests } from '../../../src/sync/outbox/release-closed-requests.ts';
+import { claimRows } from '../../../src/sync/sync-ledger/claims.ts';
+import { recordOutcomes, releaseClosedRequests } from '../../../src/sync/sync-ledger/outcomes.ts';
 import { useTestDatabase } from '../../support/db.ts';
 
 const db = useTestDatabase();

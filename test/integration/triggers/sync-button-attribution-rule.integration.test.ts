@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ackBatch } from '../../../src/sync/outbox/ack-batch.ts';
-import { claimRows } from '../../../src/sync/outbox/claim-rows.ts';
 import { freezeBatch } from '../../../src/sync/outbox/freeze-batch.ts';
-import { recordOutcomes } from '../../../src/sync/outbox/record-outcomes.ts';
 import {
   type AttributionScope,
   databaseTime,
@@ -12,6 +10,8 @@ import {
 } from '../../../src/sync/sync-button/attribute-rows.ts';
 import { closeSyncRequest, recordSyncRequest } from '../../../src/sync/sync-button/requests.ts';
 import { SYNC_WINDOW_MS } from '../../../src/sync/sync-button/window.ts';
+import { claimRows } from '../../../src/sync/sync-ledger/claims.ts';
+import { recordOutcomes } from '../../../src/sync/sync-ledger/outcomes.ts';
 import { useTestDatabase } from '../../support/db.ts';
 
 /**

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { claimRows } from '../../../src/sync/outbox/claim-rows.ts';
-import { recordOutcomes } from '../../../src/sync/outbox/record-outcomes.ts';
 import {
   type AttributionScope,
   databaseTime,
@@ -9,6 +7,8 @@ import {
 } from '../../../src/sync/sync-button/attribute-rows.ts';
 import { answerSyncRequest, recordSyncRequest } from '../../../src/sync/sync-button/requests.ts';
 import { SYNC_WINDOW_MS } from '../../../src/sync/sync-button/window.ts';
+import { claimRows } from '../../../src/sync/sync-ledger/claims.ts';
+import { recordOutcomes } from '../../../src/sync/sync-ledger/outcomes.ts';
 import { useTestDatabase } from '../../support/db.ts';
 
 /**

@@ -1,20 +1,15 @@
-import { Writable } from 'node:stream';
 import { type Job, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncButtonJobId, watchdogJobId } from '../../../jobs/job-ids.ts';
-import { createQueues, type Queues } from '../../../jobs/queues.ts';
-import { type RunningWorkers, startWorkers } from '../../../jobs/worker.ts';
 import type { ErpAdapter } from '../../../src/erp/adapter.ts';
 import { transient } from '../../../src/erp/errors.ts';
 import type { ErpWrite, WriteResult } from '../../../src/erp/types.ts';
-import { createLogger } from '../../../src/log.ts';
-import { type RunningServer, startServer } from '../../../src/server/server.ts';
-import { ensureSubscription } from '../../../src/server/webhooks/register-subscription.ts';
-import { webhookSecrets } from '../../../src/server/webhooks/webhook-secrets.ts';
 import { SYNC_TOO_LONG } from '../../../src/sync/sync-button/answer-unfinished.ts';
+import { capturedLog } from '../../support/captured-log.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { useSyncWorld } from '../../support/sync-world.ts';
-import { appFor, type GatedErp, gatedErp, waitFor } from './support.ts';
+import { type ButtonRig, startButtonRig, stubMarks } from './button-rig.ts';
+import { type GatedErp, gatedErp, waitFor } from './support.ts';
 
 /**
  * Overlapping presses of the sync button, end to end against the stub as a real server: presses
@@ -27,21 +22,10 @@ import { appFor, type GatedErp, gatedErp, waitFor } from './support.ts';
  */
 const world = useSyncWorld({ settings: { transaction_sync_button_enabled: true } });
 const redis = useTestRedis();
-const lines: string[] = [];
-const log = createLogger({
-  level: 'info',
-  destination: new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  }),
-});
+const { log, lines } = capturedLog();
 /** Objects the ERP refuses with a temporary error: answered with a failure, they stay ready. */
 const refused = new Set<string>();
-let queues: Queues;
-let server: RunningServer;
-let workers: RunningWorkers;
+let rig: ButtonRig;
 let buttonEvents: QueueEvents;
 let watchdogEvents: QueueEvents;
 let gate: GatedErp;
@@ -53,12 +37,6 @@ interface Press {
   name: string;
   syncRequestId: string;
   objectIds: string[];
-}
-
-interface Mark {
-  object_id: string;
-  result: string;
-  sync_request_id: string | null;
 }
 
 /** The ERP refuses the objects in `refused`, as a busy ERP would, and writes the rest. */
@@ -82,31 +60,11 @@ function refusing(erp: ErpAdapter): ErpAdapter {
 }
 
 beforeAll(async () => {
-  queues = createQueues({ redisUrl: redis.url, prefix: redis.prefix });
   const connection = { connection: { url: redis.url }, prefix: redis.prefix };
   buttonEvents = new QueueEvents('sync-button', connection);
   watchdogEvents = new QueueEvents('sync-watchdog', connection);
   gate = gatedErp(refusing(world.erp));
-  const app = appFor(world, redis, { erp: gate.erp, log });
-  server = await startServer(
-    {
-      sql: world.db.sql,
-      redis: app.redis,
-      queues,
-      connectionId: world.connectionId,
-      log,
-      secrets: webhookSecrets(world.db.sql),
-    },
-    { host: '127.0.0.1', port: 0 },
-  );
-  const registered = await ensureSubscription({
-    sql: world.db.sql,
-    platform: world.platform,
-    log,
-    publicUrl: `${server.url}/webhooks`,
-  });
-  expect(registered.status).toBe('active');
-  workers = startWorkers(app, { connection: { redisUrl: redis.url, prefix: redis.prefix }, queues });
+  rig = await startButtonRig(world, redis, { erp: gate.erp, log });
   await world.seed({
     seed: 43,
     transactions: 60,
@@ -124,11 +82,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   gate?.open();
-  await server?.close();
-  await workers?.close(10_000);
+  await rig?.close();
   await buttonEvents?.close();
   await watchdogEvents?.close();
-  await queues?.close();
 });
 
 /** Rows nobody pressed yet, in a stable order. */
@@ -171,10 +127,6 @@ async function requestedNow(): Promise<string[]> {
   return listed.values.map((t) => t.id).sort();
 }
 
-async function marks(): Promise<Mark[]> {
-  return (await world.control<{ marks: Mark[] }>('GET', '/__stub/effects?include=marks&limit=100000')).marks;
-}
-
 /**
  * For each row, the request of every result the stub took for it, in order: the press's name, or
  * `none` for a result posted without a sync_request_id. Every such result was applied (a row
@@ -183,7 +135,7 @@ async function marks(): Promise<Mark[]> {
 async function answersOf(objectIds: string[]): Promise<Record<string, string[]>> {
   const wanted = new Set(objectIds);
   const out: Record<string, string[]> = Object.fromEntries(objectIds.map((id) => [id, []]));
-  for (const m of await marks()) {
+  for (const m of await stubMarks(world)) {
     if (!wanted.has(m.object_id)) continue;
     expect(['SYNCED', 'FAILED']).toContain(m.result);
     const name = m.sync_request_id ? (presses.get(m.sync_request_id)?.name ?? m.sync_request_id) : 'none';
@@ -194,7 +146,7 @@ async function answersOf(objectIds: string[]): Promise<Record<string, string[]>>
 
 /** The results the stub took for one row, in order. */
 async function resultsOf(objectId: string): Promise<string[]> {
-  return (await marks()).filter((m) => m.object_id === objectId).map((m) => m.result);
+  return (await stubMarks(world)).filter((m) => m.object_id === objectId).map((m) => m.result);
 }
 
 function each(objectIds: string[], answers: string[]): Record<string, string[]> {
@@ -202,14 +154,14 @@ function each(objectIds: string[], answers: string[]): Record<string, string[]> 
 }
 
 async function runWatchdog(p: Press): Promise<{ outcome: string; failed?: number; state?: string }> {
-  const job = (await queues.syncWatchdog.getJob(watchdogJobId(p.syncRequestId))) as Job;
+  const job = (await rig.queues.syncWatchdog.getJob(watchdogJobId(p.syncRequestId))) as Job;
   expect(await job.getState()).toBe('delayed');
   await job.promote();
   return job.waitUntilFinished(watchdogEvents, 20_000);
 }
 
 async function buttonRun(p: Press): Promise<Job> {
-  return waitFor(() => queues.syncButton.getJob(syncButtonJobId(p.syncRequestId)), {
+  return waitFor(() => rig.queues.syncButton.getJob(syncButtonJobId(p.syncRequestId)), {
     what: `the run of press ${p.name}`,
   });
 }
@@ -338,7 +290,7 @@ describe('overlapping sync-button presses', () => {
       });
     }
     // Every result the stub took for a pressed row carries the id of a request that row was in.
-    for (const m of await marks()) {
+    for (const m of await stubMarks(world)) {
       const owners = [...presses.values()].filter((p) => p.objectIds.includes(m.object_id));
       if (owners.length === 0) continue;
       expect(owners.map((p) => p.syncRequestId)).toContain(m.sync_request_id);

@@ -1,17 +1,12 @@
-import { Writable } from 'node:stream';
 import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncButtonJobId } from '../../../jobs/job-ids.ts';
-import { createQueues, type Queues } from '../../../jobs/queues.ts';
-import { type RunningWorkers, startWorkers } from '../../../jobs/worker.ts';
-import { createLogger } from '../../../src/log.ts';
-import { type RunningServer, startServer } from '../../../src/server/server.ts';
-import { ensureSubscription } from '../../../src/server/webhooks/register-subscription.ts';
-import { webhookSecrets } from '../../../src/server/webhooks/webhook-secrets.ts';
 import { SYNC_TOO_LONG } from '../../../src/sync/sync-button/answer-unfinished.ts';
+import { capturedLog } from '../../support/captured-log.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { useSyncWorld } from '../../support/sync-world.ts';
-import { appFor, type GatedErp, gatedErp, postWebhook, sign, waitFor } from './support.ts';
+import { type ButtonRig, type Mark, startButtonRig, stubMarks } from './button-rig.ts';
+import { type GatedErp, gatedErp, postWebhook, sign, waitFor } from './support.ts';
 
 /**
  * docs/platform.md G29 (unposted requested rows are marked failed after 5 minutes) and
@@ -21,53 +16,15 @@ import { appFor, type GatedErp, gatedErp, postWebhook, sign, waitFor } from './s
  */
 const world = useSyncWorld({ settings: { transaction_sync_button_enabled: true } });
 const redis = useTestRedis();
-const lines: string[] = [];
-const log = createLogger({
-  level: 'info',
-  destination: new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  }),
-});
-let queues: Queues;
-let server: RunningServer;
-let workers: RunningWorkers;
+const { log, lines } = capturedLog();
+let rig: ButtonRig;
 let events: QueueEvents;
 let gate: GatedErp;
-let endpoint: string;
-
-interface Mark {
-  object_id: string;
-  result: string;
-  sync_request_id: string | null;
-}
 
 beforeAll(async () => {
-  queues = createQueues({ redisUrl: redis.url, prefix: redis.prefix });
   events = new QueueEvents('sync-button', { connection: { url: redis.url }, prefix: redis.prefix });
   gate = gatedErp(world.erp);
-  const app = appFor(world, redis, { erp: gate.erp, log });
-  const secrets = webhookSecrets(world.db.sql);
-  const deps = {
-    sql: world.db.sql,
-    redis: app.redis,
-    queues,
-    connectionId: world.connectionId,
-    log,
-    secrets,
-  };
-  server = await startServer({ ...deps, watchdogLeadMs: 299_000 }, { host: '127.0.0.1', port: 0 });
-  endpoint = `${server.url}/webhooks`;
-  const registered = await ensureSubscription({
-    sql: world.db.sql,
-    platform: world.platform,
-    log,
-    publicUrl: endpoint,
-  });
-  expect(registered.status).toBe('active');
-  workers = startWorkers(app, { connection: { redisUrl: redis.url, prefix: redis.prefix }, queues });
+  rig = await startButtonRig(world, redis, { erp: gate.erp, log, watchdogLeadMs: 299_000 });
   await world.seed({
     seed: 31,
     transactions: 400,
@@ -83,15 +40,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   gate?.open();
-  await server?.close();
-  await workers?.close(10_000);
+  await rig?.close();
   await events?.close();
-  await queues?.close();
 });
 
 async function marksFor(syncRequestId: string): Promise<Mark[]> {
-  const effects = await world.control<{ marks: Mark[] }>('GET', '/__stub/effects?include=marks&limit=100000');
-  return effects.marks.filter((m) => m.sync_request_id === syncRequestId);
+  return (await stubMarks(world)).filter((m) => m.sync_request_id === syncRequestId);
 }
 
 describe('sync-button watchdog', () => {
@@ -138,7 +92,7 @@ describe('sync-button watchdog', () => {
     // The held run stops at its next page. The one page it had read ahead before the watchdog ran
     // is still written and reported (its own outcome after the temporary failure); nothing else.
     gate.open();
-    const run = await queues.syncButton.getJob(syncButtonJobId(id));
+    const run = await rig.queues.syncButton.getJob(syncButtonJobId(id));
     expect(await run!.waitUntilFinished(events, 20_000)).toEqual({
       outcome: 'stopped: request closed while running',
       state: 'ANSWERED',
@@ -149,7 +103,7 @@ describe('sync-button watchdog', () => {
   });
 
   it('the rows answered with a temporary failure stay ready and the next sync writes each to the ERP once', async () => {
-    const job = await queues.objectSync.add('sync', {
+    const job = await rig.queues.objectSync.add('sync', {
       connectionId: world.connectionId,
       kind: 'transactions',
       trigger: 'cron',
@@ -187,8 +141,8 @@ describe('sync-button watchdog', () => {
       object: { id: 'req-reimb-1', sync_request_id: 'req-reimb-1' },
     };
     const body = JSON.stringify(event);
-    expect((await postWebhook(endpoint, body, sign(body, secret))).status).toBe(200);
-    const run = await waitFor(() => queues.syncButton.getJob(syncButtonJobId('req-reimb-1')));
+    expect((await postWebhook(rig.endpoint, body, sign(body, secret))).status).toBe(200);
+    const run = await waitFor(() => rig.queues.syncButton.getJob(syncButtonJobId('req-reimb-1')));
     expect(await run.waitUntilFinished(events, 10_000)).toEqual({ outcome: 'ignored: sync button disabled' });
     const [row] = await world.db.sql<{ state: string }[]>`
       select state from sync_requests where sync_request_id = 'req-reimb-1'`;

@@ -25,25 +25,11 @@ import {
 } from '../../../src/sync/map/objects.ts';
 import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
 import { planPage } from '../../../src/sync/objects/plan-page.ts';
-import { sel, transaction } from '../../support/platform-objects.ts';
+import { bill, sel, transaction } from '../../support/platform-objects.ts';
 
 /** Hostile values on ready objects: each is the bookkeeper's to fix, or harmless once cleaned. */
 
 const tx = (over: Partial<Transaction> = {}): Transaction => transaction({ amount: 100, ...over });
-
-const bill = (over: Partial<Bill> = {}): Bill => ({
-  id: 'bill-1',
-  invoice_number: 'INV-7',
-  entity_id: null,
-  amount: { amount: 50000, currency_code: 'EUR' },
-  status: 'PAID',
-  sync_status: 'NOT_SYNCED',
-  created_at: '2026-02-01T00:00:00Z',
-  paid_at: '2026-02-10T00:00:00Z',
-  accounting_field_selections: [sel('MERCHANT', 'V-9'), sel('GL_ACCOUNT', '6300')],
-  line_items: [],
-  ...over,
-});
 
 function problemOf(map: () => unknown): MappingProblem {
   try {

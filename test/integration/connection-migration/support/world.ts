@@ -14,7 +14,7 @@ import type {
 import { mirrorChart } from '../../../../src/sync/mirror/index.ts';
 import { syncPlatformFrom } from '../../../../src/sync/objects/platform-adapter.ts';
 import { useTestRedis } from '../../../support/redis.ts';
-import { type SyncWorld, useSyncWorld } from '../../../support/sync-world.ts';
+import { type SyncWorld, useSyncWorld, worldEnv } from '../../../support/sync-world.ts';
 import type { StubChart } from '../../mirror/support/compare.ts';
 
 export interface Arrival {
@@ -36,6 +36,8 @@ export interface MigrationWorld {
    */
   fresh(settings?: Record<string, boolean>): Promise<string>;
   prepare(options?: Partial<PrepareOptions>, over?: Partial<MigrationDeps>): Promise<PrepareResult>;
+  /** Mirrors the ledger's chart into the connection with this file's client. */
+  mirror(connectionId: string): ReturnType<typeof mirrorChart>;
   chart(connectionId: string): Promise<StubChart>;
   arrivalMark(): Promise<number>;
   arrivalsSince(mark: number): Promise<Arrival[]>;
@@ -69,6 +71,18 @@ export function useMigrationWorld(): MigrationWorld {
     if (backupDir) await rm(backupDir, { recursive: true, force: true });
   });
 
+  const mirror = (connectionId: string) =>
+    mirrorChart(
+      {
+        sql: world.db.sql,
+        erp: world.erp,
+        platform: platform!,
+        connectionId,
+        log: silentLogger,
+      },
+      {},
+    );
+
   const deps = (): MigrationDeps => ({
     sql: world.db.sql,
     erp: world.erp,
@@ -96,21 +110,13 @@ export function useMigrationWorld(): MigrationWorld {
         is_active: true,
         settings,
       });
-      const mirrored = await mirrorChart(
-        {
-          sql: world.db.sql,
-          erp: world.erp,
-          platform: platform!,
-          connectionId: active.id,
-          log: silentLogger,
-        },
-        {},
-      );
+      const mirrored = await mirror(active.id);
       const failed = Object.values(mirrored.kinds).flatMap((k) => k.failed);
       if (failed.length > 0)
         throw new Error(`mirror of the active connection failed: ${JSON.stringify(failed)}`);
       return active.id;
     },
+    mirror,
     prepare(options = {}, over = {}) {
       return prepareMigration({ ...deps(), ...over }, { provider: PROVIDER, backupDir, ...options });
     },
@@ -133,14 +139,7 @@ export function useMigrationWorld(): MigrationWorld {
     },
     cliEnv(extra = {}) {
       return {
-        PLATFORM_BASE_URL: world.stub.apiUrl,
-        PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-        PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
-        DATABASE_URL: world.db.url,
-        DATABASE_SCHEMA: world.db.schema,
-        LEDGER_SCHEMA: world.ledgerSchema,
-        REDIS_URL: inject('redisUrl'),
-        QUEUE_PREFIX: `${world.db.schema}q`,
+        ...worldEnv(world, { url: inject('redisUrl'), prefix: `${world.db.schema}q` }),
         RATE_LIMIT_MAX: '100000',
         ...extra,
       };
@@ -154,3 +153,18 @@ export function writesOf(arrivals: readonly Arrival[]): Arrival[] {
     (a) => ['POST', 'PATCH', 'PUT', 'DELETE'].includes(a.method) && a.route !== '/token',
   );
 }
+
+/** A seed of ready card transactions only, each coded and with no vendor to create. */
+export const transactionSeed = (seed: number, transactions: number) => ({
+  seed,
+  transactions,
+  reimbursements: 0,
+  transfers: 0,
+  cashbacks: 0,
+  bills: 0,
+  ready_fraction: 1,
+  sync_disabled_fraction: 0,
+  vendor_creation_fraction: 0,
+  uncoded_fraction: 0,
+  unknown_coding_fraction: 0,
+});

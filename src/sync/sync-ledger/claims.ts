@@ -1,3 +1,4 @@
+// Claiming sync-ledger rows for the ready objects of a page, before their ERP writes.
 import type { Sql } from 'postgres';
 
 export interface ClaimRequest {

@@ -1,0 +1,71 @@
+// Which sync-button rows a result has answered. These statements are about sync_request_rows
+// (src/sync/sync-button/attribute-rows.ts runs them, under its attribution lock), but what
+// answered a row is known only from the ledger (and the batch that carried the result): each is
+// one SQL text, kept whole, and lives here because every statement that names sync_ledger does.
+import type { TransactionSql } from 'postgres';
+
+/** The requested rows of one connection and button object type, whose results have this sync type. */
+export interface RequestedRowsScope {
+  connectionId: string;
+  objectType: string;
+  syncType: string;
+}
+
+/**
+ * A posted result ends the request for its row (docs/platform.md G28: a result, success or
+ * failure, answers the row). A result frozen after a read had listed the row answered that
+ * streak: the row is GONE, unless a read that began after the result was acknowledged lists it
+ * again, in which case a press after the result requested it anew and a new streak begins there.
+ * A read that overlaps the result tells nothing either way. A result the platform REJECTED
+ * changed nothing, so it does not count.
+ */
+export async function settleAnsweredRows(tx: TransactionSql, scope: RequestedRowsScope): Promise<number> {
+  const { syncType } = scope;
+  const updated = await tx`
+    update sync_request_rows a set
+      state = case when a.last_seen_from > r.answered_by then 'REQUESTED' else 'GONE' end,
+      sync_request_id = case when a.last_seen_from > r.answered_by then null else a.sync_request_id end,
+      requested_after = case when a.last_seen_from > r.answered_by then r.answered_from else a.requested_after end,
+      seen_from = case when a.last_seen_from > r.answered_by then a.last_seen_from else a.seen_from end,
+      first_seen_by = case when a.last_seen_from > r.answered_by then a.last_seen else a.first_seen_by end,
+      gone_from = case when a.last_seen_from > r.answered_by then null else r.answered_from end,
+      gone_by = case when a.last_seen_from > r.answered_by then null else r.answered_by end,
+      updated_at = now()
+    from (
+      select l.object_id, b.created_at as answered_from, b.acked_at as answered_by
+      from sync_ledger l join result_batches b on b.id = l.batch_id
+      where l.connection_id = ${scope.connectionId} and l.sync_type = ${syncType}
+        and l.state = 'REPORTED' and l.platform_status is distinct from 'REJECTED'
+        and b.acked_at is not null
+    ) r
+    where a.connection_id = ${scope.connectionId} and a.object_type = ${scope.objectType}
+      and a.state = 'REQUESTED' and a.object_id = r.object_id
+      and r.answered_from > a.first_seen_by`;
+  return updated.count;
+}
+
+/**
+ * Requested rows of the scope attributed to another request, other than `exceptRequestId`, that
+ * its run has answered (state ANSWERED, its watchdog not failed, its window open for more than a
+ * minute), and for which the ledger holds no outcome since the row's streak began: no answer is
+ * on its way for them.
+ */
+export async function unansweredRowsOfEndedRuns(
+  tx: TransactionSql,
+  scope: RequestedRowsScope,
+  exceptRequestId: string,
+): Promise<{ sync_request_id: string; object_id: string }[]> {
+  const { syncType } = scope;
+  return tx<{ sync_request_id: string; object_id: string }[]>`
+      select a.sync_request_id, a.object_id from sync_request_rows a
+        join sync_requests r on r.sync_request_id = a.sync_request_id
+       where a.connection_id = ${scope.connectionId} and a.object_type = ${scope.objectType}
+         and a.state = 'REQUESTED' and a.sync_request_id <> ${exceptRequestId}
+         and r.state = 'ANSWERED' and r.watchdog_failed = 0 and r.deadline > now() + interval '1 minute'
+         and not exists (
+           select 1 from sync_ledger l
+            where l.connection_id = a.connection_id and l.sync_type = ${syncType}
+              and l.object_id = a.object_id and l.updated_at >= a.seen_from
+              and l.state in ('IN_ERP', 'FAILED', 'REPORTED'))
+       order by a.sync_request_id, a.object_id`;
+}
