@@ -3,7 +3,7 @@ import type { Logger } from '../../../log.ts';
 import type { ReadItem, ReadPage } from '../platform-port.ts';
 import { ALL_TIME, contains, cutAt, cutEvenly, type DateRange } from './date-range.ts';
 import { keepsOrder, orderOf, type PageOrder, quantileCuts } from './page-order.ts';
-import { type HeldRange, MemoryBoard, type RangeBoard, type RangeRow } from './range-board.ts';
+import { boundAfterCut, type HeldRange, MemoryBoard, type RangeBoard, type RangeRow } from './range-board.ts';
 
 /** What the split reader needs: pages of a date range, and the date the range filters on. */
 export interface DatedSource {
@@ -53,6 +53,8 @@ interface Cursor {
   next: Promise<Pulled>;
   position: number | null;
   items: number;
+  /** This cursor's progress reports to the board, in order (see `report`). */
+  reported: Promise<void>;
 }
 
 interface Pulled {
@@ -94,6 +96,7 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
   const minSplit = options.minSplitItems ?? DEFAULT_MIN_SPLIT_ITEMS;
   const stats: SplitReadStats = { order: null, cursors: 0, splits: 0, emptyRanges: 0, reread: false };
   const active = new Set<Cursor>();
+  const failed: { error?: unknown } = {};
 
   const pull = (cursor: Cursor): Promise<Pulled> => {
     const next = cursor.iterator.next().then((result) => ({ cursor, result }));
@@ -102,23 +105,57 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
   };
   const open = (held: HeldRange): Cursor => {
     const iterator = source.pages(held.filter)[Symbol.asyncIterator]();
-    const cursor = { held, iterator, position: null, items: 0 } as unknown as Cursor;
+    const cursor = {
+      held,
+      iterator,
+      position: null,
+      items: 0,
+      reported: Promise.resolve(),
+    } as unknown as Cursor;
     cursor.next = pull(cursor);
     active.add(cursor);
     stats.cursors++;
     return cursor;
   };
+  /**
+   * Tells the board how far a cursor got, without holding up the pages of the others: one
+   * round trip a page, awaited in this loop, capped the whole read near 1 / round trip (about
+   * 30 pages a second on a loaded machine, so the first window of the rate limit took 9 s to
+   * fill instead of 2). Reports of one cursor stay in order; the bound each returns (narrowed by
+   * a cut another process made) applies from the next page on, and cuts this reader makes apply
+   * at once (`cut`). A failed report fails the read at its next page.
+   */
+  const report = (cursor: Cursor, position: number | null, items: number): void => {
+    cursor.reported = cursor.reported
+      .then(() => board.progress(cursor.held.id, position, items))
+      .then((bound) => {
+        cursor.held.bound = narrowest(cursor.held.bound, bound);
+      })
+      .catch((error: unknown) => {
+        if (!('error' in failed)) failed.error = error;
+      });
+  };
   const close = async (cursor: Cursor): Promise<void> => {
     active.delete(cursor);
+    await cursor.reported;
     await board.finish(cursor.held.id);
     await cursor.iterator.return?.();
   };
   const cut = async (): Promise<boolean> => {
     const order = await board.order();
     if ((order !== 'ascending' && order !== 'descending') || !(await board.trusted())) return false;
-    const done = await board.split((rows) => chooseCut(rows, order, now(), minSplit));
-    if (done) stats.splits++;
-    return done;
+    let chosen: ReturnType<typeof chooseCut> = null;
+    const done = await board.split((rows) => {
+      chosen = chooseCut(rows, order, now(), minSplit);
+      return chosen;
+    });
+    if (!done || !chosen) return false;
+    stats.splits++;
+    const cutFrom = chosen as NonNullable<ReturnType<typeof chooseCut>>;
+    for (const c of active) {
+      if (c.held.id === cutFrom.id) c.held.bound = narrowest(c.held.bound, boundAfterCut(cutFrom));
+    }
+    return true;
   };
   const fill = async (): Promise<void> => {
     while (active.size < cursors) {
@@ -164,6 +201,7 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
     else await fill();
     let planned = role === 'join';
     for (;;) {
+      if ('error' in failed) throw failed.error;
       if (active.size === 0) {
         await fill();
         if (active.size === 0) {
@@ -199,7 +237,7 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
         dates.some((at) => !contains(cursor.held.filter, at)) ||
         (order !== null && !keepsOrder(order, cursor.position, dates));
       cursor.position = position;
-      cursor.held.bound = await board.progress(cursor.held.id, position, cursor.items);
+      report(cursor, position, cursor.items);
       if (broken && (await board.trusted())) {
         await board.distrust();
         options.log?.warn(
@@ -228,6 +266,7 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
     await Promise.allSettled(
       [...active].map(async (c) => {
         await c.iterator.return?.();
+        await c.reported;
         await board.release(c.held.id);
       }),
     );
@@ -239,6 +278,14 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
     yield* source.pages(ALL_TIME);
   }
   options.onDone?.(stats);
+}
+
+/** The tighter of two bounds of one range (bounds only ever narrow). */
+function narrowest(a: DateRange, b: Partial<DateRange>): DateRange {
+  const from =
+    b.from === undefined || b.from === null ? a.from : a.from === null ? b.from : Math.max(a.from, b.from);
+  const to = b.to === undefined || b.to === null ? a.to : a.to === null ? b.to : Math.min(a.to, b.to);
+  return { from, to };
 }
 
 function datesOf(source: DatedSource, items: readonly ReadItem[]): number[] {
