@@ -16,6 +16,11 @@ import { RedisScript } from './redis-script.ts';
  * slot. Nobody waiting in the other lane: the whole window, as if there were one lane. Every
  * grant still needs count < max, so lanes never add permits.
  *
+ * While the priority lane is in use (a priority permit in the window, or a priority caller
+ * waiting), bulk callers leave `reserve` permits of the window to it: a saturating bulk sync
+ * would otherwise fill the whole window in its first seconds, and the next press would wait for
+ * those permits to leave it. With no priority permit in the window, bulk has the whole window.
+ *
  * KEYS[1] the log (sorted set), KEYS[2] "paused until" (ms, set after a 429),
  * KEYS[3] the priority lane's own log (same members), KEYS[4] priority waiters, KEYS[5] bulk waiters
  * ARGV[1] permits per window (already reduced by the safety margin)
@@ -27,6 +32,7 @@ import { RedisScript } from './redis-script.ts';
  * ARGV[7] this process's waiter id in its lane
  * ARGV[8] callers of this lane waiting in this process, the asking one included
  * ARGV[9] how long a registration outlives the wait it was made for, in ms
+ * ARGV[10] permits of the window bulk callers leave free while the priority lane is in use
  * Returns {1, 0} when granted, {0, ms} when the caller must wait ms before asking again.
  */
 export const ACQUIRE_PERMIT = new RedisScript(
@@ -41,6 +47,7 @@ local priority_cap = tonumber(ARGV[6])
 local waiter = ARGV[7]
 local callers = tonumber(ARGV[8])
 local grace = tonumber(ARGV[9])
+local reserve = tonumber(ARGV[10])
 local own = KEYS[5]
 if priority then own = KEYS[4] end
 
@@ -94,6 +101,12 @@ if priority and not priority_first then
   held, held_lapse = bulk_waiting, bulk_lapse
 elseif not priority and priority_first then
   held, held_lapse = math.min(priority_waiting, priority_cap - priority_count), priority_lapse
+end
+if not priority and reserve > 0 and (priority_count > 0 or priority_waiting > 0)
+    and count - priority_count >= max - reserve then
+  -- Bulk has its share of the window: ask again when the oldest permit leaves it.
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return refuse(tonumber(oldest[2]) + window - now)
 end
 local room = max - held
 if count >= room then
