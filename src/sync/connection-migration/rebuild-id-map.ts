@@ -9,7 +9,7 @@ import { glAccountOps } from '../mirror/kinds/gl-accounts.ts';
 import { taxCodeOptionOps, taxRateOps } from '../mirror/kinds/tax.ts';
 import { vendorOps } from '../mirror/kinds/vendors.ts';
 import type { MapScope, RemoteItem } from '../mirror/model.ts';
-import { recordMapped } from '../mirror/store.ts';
+import { forgetConnection, recordMapped } from '../mirror/store.ts';
 import type { ChartPlatform, MirrorKind } from '../mirror/types.ts';
 
 /** What rebuilding reads: the chart lists, and the tax code field by a plain GET. */
@@ -69,7 +69,7 @@ export async function rebuildIdMap(
   });
 
   await deps.sql.begin(async (tx) => {
-    await tx`delete from id_map where connection_id = ${connectionId}`;
+    await forgetConnection(tx as unknown as Sql, connectionId);
     for (const { scope: s, items } of scopes) await recordMapped(tx as unknown as Sql, s, items);
   });
   const counts: RebuiltCounts = {};

@@ -3,6 +3,7 @@ import type { Logger } from '../../log.ts';
 import type { PlatformClient } from '../../platform/client.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
 import { mirrorLockName } from '../mirror/lock-name.ts';
+import { countMirrored } from '../mirror/store.ts';
 import { connectionLockNames, withLocks } from './lock-names.ts';
 import { type RebuiltCounts, rebuildIdMap } from './rebuild-id-map.ts';
 import { type CarriedOver, connectionAfterSwitches, openMigration, recordSwitch } from './store.ts';
@@ -129,9 +130,7 @@ export async function completeSwitch(
 }
 
 async function ensureIdMap(deps: SwitchDeps, connectionId: string): Promise<IdMapOrigin> {
-  const [row] = await deps.sql<{ n: number }[]>`
-    select count(*)::int as n from id_map where connection_id = ${connectionId} and svc_id is not null`;
-  if ((row?.n ?? 0) > 0) return 'preloaded';
+  if ((await countMirrored(deps.sql, connectionId)) > 0) return 'preloaded';
   const rebuilt = await withAdvisoryLock(deps.sql, mirrorLockName(connectionId), () =>
     rebuildIdMap(deps, connectionId),
   );

@@ -121,3 +121,25 @@ export async function forgetRow(sql: Sql, scope: MapScope, remoteId: string, svc
      where connection_id = ${scope.connectionId} and kind = ${scope.kind}
        and parent_remote_id = ${scope.parentRemoteId} and remote_id = ${remoteId} and svc_id = ${svcId}`;
 }
+
+/** Forgets every mapping of a connection (a rebuild of its id_map starts from nothing). */
+export async function forgetConnection(sql: Sql, connectionId: string): Promise<void> {
+  await sql`delete from id_map where connection_id = ${connectionId}`;
+}
+
+/** Mappings of a connection that have a platform id: zero means its chart was never mirrored. */
+export async function countMirrored(sql: Sql, connectionId: string): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from id_map where connection_id = ${connectionId} and svc_id is not null`;
+  return row?.n ?? 0;
+}
+
+/** Per chart kind: items mirrored, and items whose last mirror attempt failed. */
+export async function chartCounts(
+  sql: Sql,
+  connectionId: string,
+): Promise<{ kind: string; mirrored: number; failing: number }[]> {
+  return sql<{ kind: string; mirrored: number; failing: number }[]>`
+    select kind, count(*) filter (where svc_id is not null)::int as mirrored, count(*) filter (where last_error is not null)::int as failing
+    from id_map where connection_id = ${connectionId} group by kind order by kind`;
+}

@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
 import type { ErrorCategory } from '../../erp/errors.ts';
+import { chartCounts } from '../mirror/store.ts';
 import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../objects/kinds.ts';
 import { outcomeCounts, recentActionableFailures, topFailureReasons } from '../sync-ledger/summaries.ts';
 import { type Health, type HealthSources, readHealth } from './health.ts';
@@ -128,9 +129,7 @@ export async function statusReport(
   const [external] = await sql<
     { n: number }[]
   >`select count(*)::int as n from external_syncs where connection_id = ${connectionId}`;
-  const chart = await sql<{ kind: string; mirrored: number; failing: number }[]>`
-    select kind, count(*) filter (where svc_id is not null)::int as mirrored, count(*) filter (where last_error is not null)::int as failing
-    from id_map where connection_id = ${connectionId} group by kind order by kind`;
+  const chart = await chartCounts(sql, connectionId);
   const recent = await recentActionableFailures(sql, connectionId);
   return {
     generatedAt: new Date(now).toISOString(),
