@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from 'postgres';
+import { AdvisoryLockLostError } from '../sync/advisory-lock.ts';
 
 /**
  * PostgreSQL going away under a running process: how to recognise it, and transactions that
@@ -30,7 +31,7 @@ const SHUTDOWN_STATES = new Set(['57P01', '57P02', '57P03']);
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  if (error.name === 'AdvisoryLockLostError') return true;
+  if (error instanceof AdvisoryLockLostError) return true;
   const code = (error as { code?: unknown }).code;
   if (typeof code !== 'string') return false;
   return CONNECTION_CODES.has(code) || SHUTDOWN_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code);
