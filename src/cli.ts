@@ -7,11 +7,12 @@ import { registerErpCommands } from './commands/erp.ts';
 import { registerMigrateCommands } from './commands/migrate.ts';
 import { registerReconcileCommand } from './commands/reconcile.ts';
 import { registerReplayCommand } from './commands/replay.ts';
-import { EXIT, loadConfigOrExit } from './commands/runtime.ts';
+import { loadConfigOrExit } from './commands/runtime.ts';
 import { registerStatusCommand } from './commands/status.ts';
 import { registerStubCommand } from './commands/stub.ts';
 import { registerSyncCommand } from './commands/sync.ts';
 import { registerWorkerCommand } from './commands/worker.ts';
+import { EXIT } from './exit-codes.ts';
 
 /** The version of package.json beside src/, the one `npm install` put here. */
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { AppContext } from '../app/app-context.ts';
+import { EXIT } from '../exit-codes.ts';
 import { ConnectionSettings } from '../platform/schemas/accounting.ts';
-import { CommandError, EXIT, withRuntime } from './runtime.ts';
+import { CommandError, withRuntime } from './runtime.ts';
 import { withApp } from './with-app.ts';
 
 const SETTING_NAMES = Object.keys(ConnectionSettings.shape);

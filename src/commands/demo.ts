@@ -7,6 +7,7 @@ import { createErp } from '../erp/index.ts';
 import { chartSummary } from '../erp/ledger/chart-summary.ts';
 import { seedLedger } from '../erp/ledger/seed.ts';
 import { trialBalance, trialBalanceTotals } from '../erp/ledger/trial-balance.ts';
+import { EXIT } from '../exit-codes.ts';
 import type { Logger } from '../log.ts';
 import { createPlatformClient, type PlatformClient } from '../platform/client.ts';
 import { DEFAULT_CLIENT, startStub } from '../stub/index.ts';
@@ -15,7 +16,7 @@ import { OBJECT_KINDS } from '../sync/objects/kinds.ts';
 import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
 import { syncObjects } from '../sync/objects/sync-objects.ts';
 import { frequentFailureMessages } from '../sync/sync-ledger/summaries.ts';
-import { EXIT, withRuntime } from './runtime.ts';
+import { withRuntime } from './runtime.ts';
 
 const DEMO_SCHEMA = 'ledgersync_demo';
 const DEMO_LEDGER = 'ledger_demo';

@@ -4,7 +4,8 @@ import { importPlatformEntities } from '../app/open-books.ts';
 import { chartSummary } from '../erp/ledger/chart-summary.ts';
 import { seedLedger } from '../erp/ledger/seed.ts';
 import { formatTrialBalance, trialBalance, trialBalanceTotals } from '../erp/ledger/trial-balance.ts';
-import { CommandError, EXIT, type Runtime, withRuntime } from './runtime.ts';
+import { EXIT } from '../exit-codes.ts';
+import { CommandError, type Runtime, withRuntime } from './runtime.ts';
 import { withApp } from './with-app.ts';
 
 function preset(value: string): 'small' | 'large' {

@@ -4,6 +4,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { enqueueMigration } from '../../jobs/connection-migration.ts';
 import { MigrationPayload, QUEUE_NAMES } from '../../jobs/payloads.ts';
 import { JOB_OPTIONS, producerConnection } from '../../jobs/queues.ts';
+import { EXIT } from '../exit-codes.ts';
 import {
   abandonOpenMigration,
   DEFAULT_BACKUP_DIR,
@@ -15,7 +16,7 @@ import {
   restoreChart,
 } from '../sync/connection-migration/index.ts';
 import { prepareText, restoreText, statusText, stepLine } from '../sync/connection-migration/report-text.ts';
-import { CommandError, EXIT, type Runtime, withRuntime } from './runtime.ts';
+import { CommandError, type Runtime, withRuntime } from './runtime.ts';
 import { withApp } from './with-app.ts';
 
 /**

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { EXIT } from '../exit-codes.ts';
 import { reconcile } from '../sync/reconcile/reconcile.ts';
-import { EXIT, withRuntime } from './runtime.ts';
+import { withRuntime } from './runtime.ts';
 import { withConnection } from './with-app.ts';
 
 export function registerReconcileCommand(program: Command): void {

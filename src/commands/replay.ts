@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { EXIT } from '../exit-codes.ts';
 import { replayObject } from '../sync/objects/replay.ts';
-import { EXIT, withRuntime } from './runtime.ts';
+import { withRuntime } from './runtime.ts';
 import { withConnection } from './with-app.ts';
 
 const EXIT_OF = {

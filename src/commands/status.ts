@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { latestMigrationJob } from '../../jobs/connection-migration.ts';
 import { createQueues } from '../../jobs/queues.ts';
+import { EXIT } from '../exit-codes.ts';
 import { migrationProgress } from '../sync/connection-migration/progress.ts';
 import { progressLines } from '../sync/connection-migration/report-text.ts';
 import { formatStatus } from '../sync/status/format-status.ts';
 import { statusReport } from '../sync/status/status-report.ts';
-import { EXIT, withRuntime } from './runtime.ts';
+import { withRuntime } from './runtime.ts';
 import { withConnection } from './with-app.ts';
 
 export function registerStatusCommand(program: Command): void {

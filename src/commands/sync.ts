@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { EXIT } from '../exit-codes.ts';
 import { mirrorChart } from '../sync/mirror/index.ts';
 import { dryRunObjects } from '../sync/objects/dry-run.ts';
 import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
 import { type ObjectSyncSummary, SYNC_DEFAULTS, syncObjects } from '../sync/objects/sync-objects.ts';
 import { recorded } from '../sync/runs/record-run.ts';
 import { progressReporter } from './progress.ts';
-import { EXIT, withRuntime } from './runtime.ts';
+import { withRuntime } from './runtime.ts';
 import { withConnection } from './with-app.ts';
 
 const TARGETS = ['coa', ...OBJECT_KINDS, 'all'] as const;

@@ -5,12 +5,13 @@ import { type RunningSchedules, schedulesFromConfig, startSchedules } from '../.
 import { type RunningWorkers, startWorkers } from '../../jobs/worker.ts';
 import { type AppContext, createAppContext, endpointFromConfig } from '../app/app-context.ts';
 import { resolveConnection } from '../app/connection.ts';
+import { EXIT } from '../exit-codes.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { type RunningServer, startServer } from '../server/server.ts';
 import { ensureSubscription } from '../server/webhooks/register-subscription.ts';
 import { webhookSecrets } from '../server/webhooks/webhook-secrets.ts';
 import { type RunningHeartbeat, startHeartbeat } from '../sync/status/worker-heartbeat.ts';
-import { EXIT, type Runtime, withRuntime } from './runtime.ts';
+import { type Runtime, withRuntime } from './runtime.ts';
 import { disabledFeatures } from './worker-warnings.ts';
 
 interface WorkerOptions {
