@@ -8,8 +8,6 @@ import { onShutdown, runCleanups } from '../infra/shutdown.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { reportFailure } from './report-failure.ts';
 
-// The commands take the exit codes from here, next to withRuntime; their home is src/exit-codes.ts.
-
 /** A command's own expected failure: its message on stderr, its exit code (1 unless given). */
 export class CommandError extends ExpectedFailure {
   constructor(
