@@ -4,7 +4,7 @@ import { redisWatch } from '../src/infra/redis-connection.ts';
 import { OBJECT_KINDS } from '../src/sync/objects/kinds.ts';
 import { followConnectionSwitch, processMigration } from './connection-migration.ts';
 import { finishedJobFields } from './finished-job.ts';
-import { startJoining } from './join-runs.ts';
+import { type RunningJoiner, startJoining } from './join-runs.ts';
 import { QUEUE_NAMES } from './payloads.ts';
 import { bullConnection, type QueueConnection, type QueueKey, type Queues, WORKER_TUNING } from './queues.ts';
 import { runCoaMirrorJob, runObjectSyncJob } from './run-sync-jobs.ts';
@@ -64,7 +64,12 @@ export const DEFAULT_BUSY_RETRY_MS = 15_000;
 /** Kubernetes waits 30 s between SIGTERM and SIGKILL by default: 5 s are left to close connections. */
 export const DEFAULT_CLOSE_TIMEOUT_MS = 25_000;
 
-function processorFor(key: QueueKey, app: AppContext, settings: WorkerSettings) {
+function processorFor(
+  key: QueueKey,
+  app: AppContext,
+  settings: WorkerSettings,
+  joiner: RunningJoiner | null,
+) {
   const busyRetryMs = settings.busyRetryMs ?? DEFAULT_BUSY_RETRY_MS;
   // A job addressed to a connection the customer switched away from runs for the new one.
   const follow = (job: Job) => followConnectionSwitch(job, app);
@@ -74,7 +79,15 @@ function processorFor(key: QueueKey, app: AppContext, settings: WorkerSettings) 
     case 'coaMirror':
       return async (job: Job) => runCoaMirrorJob(await follow(job), app);
     case 'syncButton':
-      return async (job: Job) => processSyncButton(await follow(job), app);
+      // A press goes first in this process's CPU too: joined shares of bulk syncs stop while it runs.
+      return async (job: Job) => {
+        const release = joiner?.hold();
+        try {
+          return await processSyncButton(await follow(job), app);
+        } finally {
+          release?.();
+        }
+      };
     case 'syncWatchdog':
       return async (job: Job) => processSyncWatchdog(await follow(job), app);
     case 'migration':
@@ -168,9 +181,11 @@ export function startWorkers(app: AppContext, settings: WorkerSettings): Running
   const keys = settings.queuesToWork ?? (Object.keys(QUEUE_NAMES) as QueueKey[]);
   const watch = redisWatch(settings.connection.redisUrl, app.log);
   const running = new Map<Worker, Set<Promise<unknown>>>();
+  // A process that works object syncs also joins bulk syncs other processes started (scale-out).
+  const joiner = keys.includes('objectSync') && settings.joinRuns !== false ? startJoining(app) : null;
   const workers = keys.map((key) => {
     const jobs = new Set<Promise<unknown>>();
-    const processJob = processorFor(key, app, settings);
+    const processJob = processorFor(key, app, settings, joiner);
     const worker = new Worker(QUEUE_NAMES[key], (job: Job) => tracked<unknown>(jobs, processJob(job)), {
       connection: bullConnection(settings.connection.redisUrl),
       prefix: settings.connection.prefix,
@@ -195,8 +210,6 @@ export function startWorkers(app: AppContext, settings: WorkerSettings): Running
     running.set(worker, jobs);
     return worker;
   });
-  // A process that works object syncs also joins bulk syncs other processes started (scale-out).
-  const joiner = keys.includes('objectSync') && settings.joinRuns !== false ? startJoining(app) : null;
   return {
     workers,
     async close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS) {
