@@ -55,6 +55,7 @@ export function syncPlatformFrom(client: PlatformClient, log?: Logger): SyncPlat
           ...(options.board ? { board: options.board } : {}),
           ...(options.reader ? { reader: options.reader } : {}),
           ...(options.role ? { role: options.role } : {}),
+          ...(options.stop ? { stop: options.stop } : {}),
           ...(log ? { log } : {}),
         },
       );

@@ -26,6 +26,11 @@ export interface ReadOptions {
    * between them as they go (reading/split-reader.ts).
    */
   slices?: number;
+  /**
+   * Once aborted, the reading ends between pages: every page already read is still handed over
+   * (so the consumer writes it), and ranges not read to their end go back to the board.
+   */
+  stop?: AbortSignal;
 }
 
 /**

@@ -38,7 +38,7 @@ export interface ObjectSyncOptions {
    * no kind lock (the sync ledger's claims keep every write single), only the ranges left.
    */
   joinRunId?: string;
-  /** A joined run stops between pages once this is aborted (the worker is shutting down). */
+  /** A joined run stops reading between pages once this is aborted (a press, a shutdown), and reports what it wrote. */
   signal?: AbortSignal;
 }
 
@@ -142,6 +142,8 @@ async function runSync(
     requestedToSync: Boolean(options.syncRequestId),
     slices: options.slices ?? SYNC_DEFAULTS.slices,
     ...shared,
+    // A joined share ends its reading when told to stop and writes every page it has read.
+    ...(joining ? { stop: lockLost } : {}),
   });
   // Outcomes recorded since the last freeze, counted here rather than queried after every page.
   let gathered = 0;
@@ -179,7 +181,7 @@ async function runSync(
   let pageError: unknown = null;
   for await (const page of prefetch(pages, options.readAhead ?? SYNC_DEFAULTS.readAhead)) {
     // Without its lock the run stops between pages: another process may be running this kind.
-    if (pageError || lockLost.aborted) break;
+    if (pageError || (!joining && lockLost.aborted)) break;
     const task: Promise<void> = handlePage(page.items)
       .catch((error) => {
         pageError ??= error;
@@ -190,7 +192,10 @@ async function runSync(
   }
   await Promise.all(inFlight);
   if (pageError) throw pageError;
-  lockLost.throwIfAborted();
+  // A joined share told to stop (a sync-button press, a shutdown) stops reading but still reports
+  // what it wrote: the run it joined may have sent its last batch already. A starter that lost its
+  // lock stops here (another process may be running the kind).
+  if (!joining) lockLost.throwIfAborted();
   await sending;
   if (!options.syncRequestId && !joining) await releaseClosedRequests(deps.sql, deps.connectionId);
   addReport(summary.reported, await freezeAndSend(report, spec.syncTypes, button));

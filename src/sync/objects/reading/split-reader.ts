@@ -31,6 +31,13 @@ export interface SplitReadOptions {
   pollMs?: number;
   now?: () => number;
   log?: Logger;
+  /**
+   * Once aborted, the read ends between pages: no cursor is pulled again, ranges not read to their
+   * end go back to the board, and every page already read is still yielded. (Stopping the
+   * consumer instead would drop pages a read-ahead had already taken, some of them the last of a
+   * range marked done.)
+   */
+  stop?: AbortSignal;
   /** Told once the read is over: how it went. */
   onDone?: (stats: SplitReadStats) => void;
 }
@@ -202,6 +209,7 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
     let planned = role === 'join';
     for (;;) {
       if ('error' in failed) throw failed.error;
+      if (options.stop?.aborted) break;
       if (active.size === 0) {
         await fill();
         if (active.size === 0) {
