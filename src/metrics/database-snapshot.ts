@@ -1,10 +1,9 @@
 import type { Sql } from 'postgres';
 import { ErrorCategory } from '../erp/errors.ts';
 import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
+import { frozenCountsBySyncType } from '../sync/outbox/frozen-batches.ts';
+import { requestLatencyBuckets } from '../sync/sync-button/requests.ts';
 import { reportedTotalsBySyncType, unbatchedBySyncType } from '../sync/sync-ledger/summaries.ts';
-
-/** The float8 type oid: bucket bounds are fractional seconds. */
-const FLOAT8 = 701;
 
 /** The failure categories (src/erp/errors.ts), in the order reports list them. */
 export const FAILURE_CATEGORIES = ErrorCategory.options;
@@ -41,10 +40,7 @@ export function kindOfSyncType(syncType: string): ObjectKindName | null {
 /** Cheap: both reads use partial indexes (sync_ledger_unbatched, result_batches_frozen). */
 export async function readOutbox(sql: Sql, connectionId: string): Promise<OutboxDepth[]> {
   const unbatched = await unbatchedBySyncType(sql, connectionId);
-  const frozen = await sql<{ syncType: string; batches: number; items: number }[]>`
-    select sync_type as "syncType", count(*)::int as batches, coalesce(sum(item_count), 0)::int as items
-    from result_batches where connection_id = ${connectionId} and state = 'FROZEN'
-    group by sync_type`;
+  const frozen = await frozenCountsBySyncType(sql, connectionId);
   const depth = new Map(
     OBJECT_KINDS.map((kind) => [kind, { kind, unbatched: 0, frozenBatches: 0, frozenItems: 0 }]),
   );
@@ -90,18 +86,7 @@ export async function readButtonLatency(
   bucketsSeconds: readonly number[],
 ): Promise<ButtonLatency> {
   const bounds = [...bucketsSeconds];
-  const [row] = await sql<{ counts: number[]; count: number; sum: number; open: number; expired: number }[]>`
-    with answered as (
-      select extract(epoch from answered_at - requested_at)::float8 as s from sync_requests
-      where connection_id = ${connectionId} and state = 'ANSWERED' and answered_at is not null
-    )
-    select
-      array(select (select count(*) from answered a where a.s <= le)::int
-            from unnest(${sql.array(bounds, FLOAT8)}::float8[]) with ordinality as b(le, i) order by i) as counts,
-      (select count(*) from answered)::int as count,
-      (select coalesce(sum(s), 0) from answered)::float8 as sum,
-      (select count(*) from sync_requests where connection_id = ${connectionId} and state = 'OPEN')::int as open,
-      (select count(*) from sync_requests where connection_id = ${connectionId} and state = 'EXPIRED')::int as expired`;
+  const row = await requestLatencyBuckets(sql, connectionId, bounds);
   const counts = row?.counts ?? [];
   return {
     buckets: bounds.map((le, i) => ({ le, count: Number(counts[i] ?? 0) })),

@@ -2,10 +2,13 @@
 // migration_states and migration_transitions, the state machine the moves are checked against).
 // Recording a switch also moves the connection left's unfinished work to the new connection, so
 // it writes connections, result_batches, sync_ledger and sync_requests in that one transaction.
-// Its sync_ledger statements, like every statement that names that table, live in
-// src/sync/sync-ledger/: this module calls them.
+// Its statements over those tables live in each table's home (sync_ledger in src/sync/sync-ledger/,
+// result_batches in src/sync/outbox/, sync_requests in src/sync/sync-button/requests.ts): this
+// module calls them.
 import type { Sql } from 'postgres';
 import { scrubString } from '../../secrets.ts';
+import { carryOverFrozenBatches } from '../outbox/carry-over.ts';
+import { carryOverOpenRequests, moveOpenRequest } from '../sync-button/requests.ts';
 import { carryOverUnreportedRows } from '../sync-ledger/carry-over.ts';
 import { lastFailureMessages } from '../sync-ledger/object-lookups.ts';
 import { unsentResultCounts } from '../sync-ledger/summaries.ts';
@@ -353,16 +356,12 @@ export async function recordSwitch(
       insert into connections (id, remote_provider_name, is_active, role)
       values (${target}, ${moved.provider}, true, 'primary')
       on conflict (id) do update set is_active = true, role = 'primary'`;
-    const batches = await tx`
-      update result_batches set connection_id = ${target}
-       where connection_id = ${source} and state = 'FROZEN'`;
+    const batches = await carryOverFrozenBatches(tx, { source, target });
     const ledgerRows = await carryOverUnreportedRows(tx, { source, target });
-    const syncRequests = await tx`
-      update sync_requests set connection_id = ${target}
-       where connection_id = ${source} and state = 'OPEN'`;
+    const syncRequests = await carryOverOpenRequests(tx, { source, target });
     return {
       row: moved,
-      carried: { ledgerRows, batches: batches.count, syncRequests: syncRequests.count },
+      carried: { ledgerRows, batches, syncRequests },
     };
   });
 }
@@ -382,8 +381,5 @@ export async function rehomeSyncRequest(
   syncRequestId: string,
   connections: { from: string; to: string },
 ): Promise<boolean> {
-  const moved = await sql`
-    update sync_requests set connection_id = ${connections.to}
-     where sync_request_id = ${syncRequestId} and connection_id = ${connections.from} and state = 'OPEN'`;
-  return moved.count > 0;
+  return moveOpenRequest(sql, syncRequestId, connections);
 }

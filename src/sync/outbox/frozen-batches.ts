@@ -33,3 +33,14 @@ export async function frozenBatches(
     itemCount: r.item_count,
   }));
 }
+
+/** Frozen batches not yet acknowledged, and the items they hold, per sync type. */
+export async function frozenCountsBySyncType(
+  sql: Sql,
+  connectionId: string,
+): Promise<{ syncType: string; batches: number; items: number }[]> {
+  return sql<{ syncType: string; batches: number; items: number }[]>`
+    select sync_type as "syncType", count(*)::int as batches, coalesce(sum(item_count), 0)::int as items
+    from result_batches where connection_id = ${connectionId} and state = 'FROZEN'
+    group by sync_type`;
+}

@@ -1,5 +1,7 @@
 import type { Sql } from 'postgres';
 import { OBJECT_KINDS } from '../objects/kinds.ts';
+import { backlogBySteps } from '../outbox/backlog-history.ts';
+import { recentAnsweredRequests } from '../sync-button/requests.ts';
 
 /** What the status page draws: recent runs, sync-button answers and the outbox over a day. */
 export interface StatusHistory {
@@ -50,11 +52,7 @@ async function recentRuns(sql: Sql, connectionId: string): Promise<StatusHistory
 }
 
 async function recentPresses(sql: Sql, connectionId: string): Promise<StatusHistory['buttonLatency']> {
-  const rows = await sql<{ at: Date; ms: number }[]>`
-    select requested_at as at, (extract(epoch from answered_at - requested_at) * 1000)::float8 as ms
-    from sync_requests
-    where connection_id = ${connectionId} and state = 'ANSWERED' and answered_at is not null
-    order by requested_at desc limit ${HISTORY_PRESSES}`;
+  const rows = await recentAnsweredRequests(sql, connectionId, HISTORY_PRESSES);
   return rows.reverse().map((r) => ({ at: new Date(r.at).toISOString(), ms: Math.round(Number(r.ms)) }));
 }
 
@@ -71,21 +69,7 @@ async function outboxOverDay(
   const from = new Date(now - DAY_MS);
   const to = new Date(now);
   const steps = Math.round(DAY_MS / STEP_MS);
-  const rows = await sql<{ step: number; peak: number; last: number }[]>`
-    with batches as (
-      select created_at, acked_at, item_count from result_batches
-      where connection_id = ${connectionId} and created_at <= ${to}
-        and (state = 'FROZEN' or acked_at > ${from})
-    ), events as (
-      select greatest(created_at, ${from}::timestamptz) as at, item_count as delta from batches
-      union all
-      select acked_at, -item_count from batches where acked_at is not null and acked_at <= ${to}
-    ), running as (
-      select at, delta, sum(delta) over (order by at, delta desc rows unbounded preceding) as depth from events
-    )
-    select least(floor(extract(epoch from at - ${from}::timestamptz) * 1000 / ${STEP_MS})::int, ${steps - 1}) as step,
-      max(depth)::int as peak, (array_agg(depth order by at desc, delta asc))[1]::int as last
-    from running group by 1 order by 1`;
+  const rows = await backlogBySteps(sql, connectionId, { from, to, stepMs: STEP_MS, steps });
   const byStep = new Map(rows.map((r) => [r.step, r]));
   const out: StatusHistory['outboxDepth'] = [];
   let carried = 0;

@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import type { ErrorCategory } from '../../erp/errors.ts';
 import { chartCounts } from '../mirror/store.ts';
 import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../objects/kinds.ts';
+import { requestStats } from '../sync-button/requests.ts';
 import { outcomeCounts, recentActionableFailures, topFailureReasons } from '../sync-ledger/summaries.ts';
 import { type Health, type HealthSources, readHealth } from './health.ts';
 import { readStatusHistory, type StatusHistory } from './status-history.ts';
@@ -93,17 +94,7 @@ async function kindStatus(sql: Sql, connectionId: string, kind: ObjectKindName):
 }
 
 async function syncButtonStats(sql: Sql, connectionId: string): Promise<StatusReport['syncButton']> {
-  const [row] = await sql<
-    { answered: number; open: number; expired: number; p50: number | null; p99: number | null }[]
-  >`
-    select count(*) filter (where state = 'ANSWERED')::int as answered,
-           count(*) filter (where state = 'OPEN')::int as open,
-           count(*) filter (where state = 'EXPIRED')::int as expired,
-           percentile_cont(0.5) within group (order by extract(epoch from answered_at - requested_at) * 1000)
-             filter (where answered_at is not null) as p50,
-           percentile_cont(0.99) within group (order by extract(epoch from answered_at - requested_at) * 1000)
-             filter (where answered_at is not null) as p99
-    from sync_requests where connection_id = ${connectionId}`;
+  const row = await requestStats(sql, connectionId);
   const ms = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(Number(v)));
   return {
     answered: row?.answered ?? 0,

@@ -1,5 +1,6 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { settleAnsweredRows, unansweredRowsOfEndedRuns } from '../sync-ledger/answered-rows.ts';
+import { assignRowsToEarliestRequests } from './requests.ts';
 import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
 
 /**
@@ -55,30 +56,12 @@ async function settleAnswered(tx: TransactionSql, scope: AttributionScope): Prom
 }
 
 /**
- * Gives every requested row of the scope the earliest known request its evidence allows. A press
- * ignored because the connection's flag was off (docs/platform.md G28) takes no rows: nothing
- * answers them, so a row that could be a later press's goes to that press instead.
+ * Gives every requested row of the scope the earliest known request its evidence allows (an
+ * ignored press takes none). The rule's one statement, over these rows and the requests, is in
+ * src/sync/sync-button/requests.ts.
  */
 async function assignOwners(tx: TransactionSql, scope: AttributionScope): Promise<void> {
-  await tx`
-    with candidate as (
-      select a.object_id, (
-        select r.sync_request_id from sync_requests r
-        where r.connection_id = a.connection_id and r.object_type = a.object_type
-          and r.requested_at > coalesce(a.requested_after, '-infinity'::timestamptz)
-          and r.requested_at <= a.last_seen
-          and r.deadline > a.seen_from and r.state <> 'IGNORED'
-        order by r.requested_at, r.sync_request_id
-        limit 1) as owner
-      from sync_request_rows a
-      where a.connection_id = ${scope.connectionId} and a.object_type = ${scope.objectType}
-        and a.state = 'REQUESTED'
-    )
-    update sync_request_rows a set sync_request_id = c.owner, updated_at = now()
-    from candidate c
-    where a.connection_id = ${scope.connectionId} and a.object_type = ${scope.objectType}
-      and a.object_id = c.object_id and c.owner is not null
-      and a.sync_request_id is distinct from c.owner`;
+  await assignRowsToEarliestRequests(tx, scope);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import type { ButtonObjectType } from './window.ts';
 
 /** A sync-button request as recorded in `sync_requests` (docs/platform.md G28 and G29). */
@@ -89,4 +89,126 @@ export async function addWatchdogFailures(sql: Sql, syncRequestId: string, faile
   await sql`
     update sync_requests set watchdog_failed = watchdog_failed + ${failed}
     where sync_request_id = ${syncRequestId}`;
+}
+
+/**
+ * Gives every requested row of the scope the earliest known request its evidence allows
+ * (src/sync/sync-button/attribute-rows.ts runs it, under its attribution lock, and says why the
+ * earliest). A press ignored because the connection's flag was off (docs/platform.md G28) takes
+ * no rows: nothing answers them, so a row that could be a later press's goes to that press
+ * instead. One statement over sync_request_rows and sync_requests, kept whole: it lives here as
+ * every statement naming sync_requests does.
+ */
+export async function assignRowsToEarliestRequests(
+  tx: TransactionSql,
+  scope: { connectionId: string; objectType: ButtonObjectType },
+): Promise<void> {
+  await tx`
+    with candidate as (
+      select a.object_id, (
+        select r.sync_request_id from sync_requests r
+        where r.connection_id = a.connection_id and r.object_type = a.object_type
+          and r.requested_at > coalesce(a.requested_after, '-infinity'::timestamptz)
+          and r.requested_at <= a.last_seen
+          and r.deadline > a.seen_from and r.state <> 'IGNORED'
+        order by r.requested_at, r.sync_request_id
+        limit 1) as owner
+      from sync_request_rows a
+      where a.connection_id = ${scope.connectionId} and a.object_type = ${scope.objectType}
+        and a.state = 'REQUESTED'
+    )
+    update sync_request_rows a set sync_request_id = c.owner, updated_at = now()
+    from candidate c
+    where a.connection_id = ${scope.connectionId} and a.object_type = ${scope.objectType}
+      and a.object_id = c.object_id and c.owner is not null
+      and a.sync_request_id is distinct from c.owner`;
+}
+
+/** Counts of a connection's requests by state, and the answered ones' latency percentiles (ms). */
+export async function requestStats(
+  sql: Sql,
+  connectionId: string,
+): Promise<
+  { answered: number; open: number; expired: number; p50: number | null; p99: number | null } | undefined
+> {
+  const [row] = await sql<
+    { answered: number; open: number; expired: number; p50: number | null; p99: number | null }[]
+  >`
+    select count(*) filter (where state = 'ANSWERED')::int as answered,
+           count(*) filter (where state = 'OPEN')::int as open,
+           count(*) filter (where state = 'EXPIRED')::int as expired,
+           percentile_cont(0.5) within group (order by extract(epoch from answered_at - requested_at) * 1000)
+             filter (where answered_at is not null) as p50,
+           percentile_cont(0.99) within group (order by extract(epoch from answered_at - requested_at) * 1000)
+             filter (where answered_at is not null) as p99
+    from sync_requests where connection_id = ${connectionId}`;
+  return row;
+}
+
+/** The float8 type oid: bucket bounds are fractional seconds. */
+const FLOAT8 = 701;
+
+/**
+ * Latency = answered_at - requested_at of answered requests; one pass, bucketed in Postgres:
+ * per upper bound (seconds), how many answered within it; their count and sum (seconds); and
+ * how many requests are open and expired.
+ */
+export async function requestLatencyBuckets(
+  sql: Sql,
+  connectionId: string,
+  bounds: number[],
+): Promise<{ counts: number[]; count: number; sum: number; open: number; expired: number } | undefined> {
+  const [row] = await sql<{ counts: number[]; count: number; sum: number; open: number; expired: number }[]>`
+    with answered as (
+      select extract(epoch from answered_at - requested_at)::float8 as s from sync_requests
+      where connection_id = ${connectionId} and state = 'ANSWERED' and answered_at is not null
+    )
+    select
+      array(select (select count(*) from answered a where a.s <= le)::int
+            from unnest(${sql.array(bounds, FLOAT8)}::float8[]) with ordinality as b(le, i) order by i) as counts,
+      (select count(*) from answered)::int as count,
+      (select coalesce(sum(s), 0) from answered)::float8 as sum,
+      (select count(*) from sync_requests where connection_id = ${connectionId} and state = 'OPEN')::int as open,
+      (select count(*) from sync_requests where connection_id = ${connectionId} and state = 'EXPIRED')::int as expired`;
+  return row;
+}
+
+/** The latest `limit` answered requests, newest first: when pressed, and how long to answer (ms). */
+export async function recentAnsweredRequests(
+  sql: Sql,
+  connectionId: string,
+  limit: number,
+): Promise<{ at: Date; ms: number }[]> {
+  return sql<{ at: Date; ms: number }[]>`
+    select requested_at as at, (extract(epoch from answered_at - requested_at) * 1000)::float8 as ms
+    from sync_requests
+    where connection_id = ${connectionId} and state = 'ANSWERED' and answered_at is not null
+    order by requested_at desc limit ${limit}`;
+}
+
+/**
+ * At a connection migration's switch (src/sync/connection-migration/store.ts, in its
+ * transaction): the open requests of `source` become `target`'s. Returns how many moved.
+ */
+export async function carryOverOpenRequests(
+  tx: TransactionSql,
+  connections: { source: string; target: string },
+): Promise<number> {
+  const { source, target } = connections;
+  const syncRequests = await tx`
+      update sync_requests set connection_id = ${target}
+       where connection_id = ${source} and state = 'OPEN'`;
+  return syncRequests.count;
+}
+
+/** Moves one request from `from` to `to` if it is still open there. Returns true when it moved. */
+export async function moveOpenRequest(
+  sql: Sql,
+  syncRequestId: string,
+  connections: { from: string; to: string },
+): Promise<boolean> {
+  const moved = await sql`
+    update sync_requests set connection_id = ${connections.to}
+     where sync_request_id = ${syncRequestId} and connection_id = ${connections.from} and state = 'OPEN'`;
+  return moved.count > 0;
 }
