@@ -21,6 +21,6 @@ COPY --from=build /app/dist ./dist
 USER node
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.SERVER_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# Heap settings: src/infra/heap-flags.ts (kept equal by test/unit/foundation/heap-flags.unit.test.ts).
+# Heap settings: src/infra/heap-flags.ts (kept equal by test/unit/infra/heap-flags.unit.test.ts).
 ENTRYPOINT ["node", "--max-semi-space-size=16", "--max-old-space-size=192", "dist/src/cli.js"]
 CMD ["worker"]

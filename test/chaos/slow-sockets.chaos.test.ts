@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQueues, type Queues } from '../../jobs/queues.ts';
 import { silentLogger } from '../../src/log.ts';
 import { type RunningServer, SERVER_TIMEOUTS, startServer } from '../../src/server/server.ts';
-import { sign } from '../integration/triggers/support.ts';
+import { sign } from '../integration/support.ts';
 import { useTestDatabase } from '../support/db.ts';
 import { useTestRedis } from '../support/redis.ts';
 

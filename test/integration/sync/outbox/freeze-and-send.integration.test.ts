@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../../src/log.ts';
+import type { SyncPlatform } from '../../../../src/sync/objects/platform-port.ts';
+import { freezeAndSend } from '../../../../src/sync/objects/report-results.ts';
+import type { SyncBody } from '../../../../src/sync/outbox/freeze-batch.ts';
+import { claimRows } from '../../../../src/sync/sync-ledger/claims.ts';
+import { recordOutcomes } from '../../../../src/sync/sync-ledger/outcomes.ts';
+import { useTestDatabase } from '../../../support/db.ts';
+
+const db = useTestDatabase();
+
+/** Records every result post and acknowledges it, as the platform would. */
+function recordingPlatform(posts: SyncBody[]): SyncPlatform {
+  return {
+    readyPages: () => ({ async *[Symbol.asyncIterator]() {} }),
+    uploadVendors: async () => {},
+    codeTransactionVendor: async () => {},
+    async postSyncs(body) {
+      posts.push(body);
+      return {
+        kind: 'acknowledged',
+        response: { sync_id: `s${posts.length}`, results: [], sync_request_id: null },
+      };
+    },
+  };
+}
+
+async function gather(connectionId: string, syncType: string, count: number): Promise<void> {
+  const ids = Array.from({ length: count }, (_, i) => `${syncType}-${String(i).padStart(5, '0')}`);
+  await claimRows(db.sql, { connectionId, syncType, objectIds: ids });
+  await recordOutcomes(
+    db.sql,
+    connectionId,
+    syncType,
+    ids.map((id) => ({ objectId: id, ok: true as const, referenceId: id })),
+  );
+}
+
+describe('freezing and sending result batches', () => {
+  it('F14: mid-run, only whole 5,000-item batches go out; the remainder waits for the end of the run', async () => {
+    const posts: SyncBody[] = [];
+    const context = {
+      sql: db.sql,
+      platform: recordingPlatform(posts),
+      connectionId: 'c-full',
+      log: silentLogger,
+    };
+    await gather('c-full', 'TRANSACTION_SYNC', 7000);
+    await freezeAndSend(context, ['TRANSACTION_SYNC'], { minItems: 5000 });
+    expect(posts.map((p) => p.successful_syncs?.length)).toEqual([5000]);
+    await freezeAndSend(context, ['TRANSACTION_SYNC']);
+    expect(posts.map((p) => p.successful_syncs?.length)).toEqual([5000, 2000]);
+  });
+
+  it('decision table: when payments are due, waiting bills are flushed and sent before them', async () => {
+    const posts: SyncBody[] = [];
+    const context = {
+      sql: db.sql,
+      platform: recordingPlatform(posts),
+      connectionId: 'c-bills',
+      log: silentLogger,
+    };
+    await gather('c-bills', 'BILL_SYNC', 10);
+    await gather('c-bills', 'BILL_PAYMENT_SYNC', 5000);
+    await freezeAndSend(context, ['BILL_SYNC', 'BILL_PAYMENT_SYNC'], { minItems: 5000 });
+    expect(posts.map((p) => [p.sync_type, p.successful_syncs?.length])).toEqual([
+      ['BILL_SYNC', 10],
+      ['BILL_PAYMENT_SYNC', 5000],
+    ]);
+  });
+});

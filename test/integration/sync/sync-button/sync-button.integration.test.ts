@@ -1,0 +1,148 @@
+import { QueueEvents } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createQueues, type Queues } from '../../../../jobs/queues.ts';
+import { type RunningWorkers, startWorkers } from '../../../../jobs/worker.ts';
+import { silentLogger } from '../../../../src/log.ts';
+import { type RunningServer, startServer } from '../../../../src/server/server.ts';
+import { ensureSubscription } from '../../../../src/server/webhooks/register-subscription.ts';
+import { webhookSecrets } from '../../../../src/server/webhooks/webhook-secrets.ts';
+import { useTestRedis } from '../../../support/redis.ts';
+import { useSyncWorld } from '../../../support/sync-world.ts';
+import { appFor, waitFor } from '../../support.ts';
+
+/**
+ * docs/platform.md G28 and G29, end to end: the stub's button press → signed webhook →
+ * receiver → sync-button queue → run that posts with the sync_request_id, while a large
+ * background sync of the same kind runs on the object-sync queue. The background backlog needs more
+ * requests than the rate limit allows in two windows, so the button's run (in the limiter's priority
+ * lane) is answered while the background run is still under way.
+ */
+const world = useSyncWorld({ settings: { transaction_sync_button_enabled: true } });
+const redis = useTestRedis();
+let queues: Queues;
+let server: RunningServer;
+let workers: RunningWorkers;
+let events: QueueEvents;
+
+interface Mark {
+  object_id: string;
+  sync_type: string;
+  result: string;
+  sync_request_id: string | null;
+}
+
+beforeAll(async () => {
+  queues = createQueues({ redisUrl: redis.url, prefix: redis.prefix });
+  events = new QueueEvents('object-sync', { connection: { url: redis.url }, prefix: redis.prefix });
+  const app = appFor(world, redis);
+  server = await startServer(
+    {
+      sql: world.db.sql,
+      redis: app.redis,
+      queues,
+      connectionId: world.connectionId,
+      log: silentLogger,
+      secrets: webhookSecrets(world.db.sql),
+    },
+    { host: '127.0.0.1', port: 0 },
+  );
+  const registered = await ensureSubscription({
+    sql: world.db.sql,
+    platform: world.platform,
+    log: silentLogger,
+    publicUrl: `${server.url}/webhooks`,
+    timeoutMs: 10_000,
+  });
+  expect(registered.status).toBe('active');
+  workers = startWorkers(app, { connection: { redisUrl: redis.url, prefix: redis.prefix }, queues });
+  await world.seed({
+    seed: 21,
+    // Four windows of the client's 196 requests: the background run outlasts the press by design.
+    transactions: 40_000,
+    reimbursements: 0,
+    bills: 0,
+    transfers: 0,
+    cashbacks: 0,
+    ready_fraction: 1,
+    synced_fraction: 0,
+    vendor_creation_fraction: 0,
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await workers?.close(10_000);
+  await events?.close();
+  await queues?.close();
+});
+
+describe('sync button', () => {
+  it('docs/platform.md G28: a press for 1,000 rows is answered in full, with its sync_request_id, while a large background sync runs', async () => {
+    const background = await queues.objectSync.add('sync', {
+      connectionId: world.connectionId,
+      kind: 'transactions',
+      trigger: 'cron',
+    });
+    await waitFor(
+      async () => ((await queues.objectSync.getJob(background.id!))?.progress as { read?: number })?.read,
+      {
+        what: 'the background sync to be under way',
+      },
+    );
+    const press = await world.control<{ sync_request_id: string; object_ids: string[] }>(
+      'POST',
+      '/__stub/sync-button',
+      { object_type: 'TRANSACTION', limit: 1000 },
+    );
+    expect(press.object_ids).toHaveLength(1000);
+    const id = press.sync_request_id;
+    const answered = await waitFor(
+      async () => {
+        const [row] = await world.db.sql<{ state: string; watchdog_failed: number }[]>`
+          select state, watchdog_failed from sync_requests where sync_request_id = ${id}`;
+        return row?.state === 'ANSWERED' ? row : null;
+      },
+      { timeoutMs: 45_000, what: 'the sync request to be answered' },
+    );
+    expect(answered.watchdog_failed).toBe(0);
+    // The background run was still going: the button did not wait behind it.
+    expect(await background.getState()).toBe('active');
+
+    const button = await world.control<{ expired_rows: number }>('GET', `/__stub/sync-requests/${id}`);
+    expect(button.expired_rows).toBe(0);
+
+    // Several posts per sync_request_id (one per page as results are ready).
+    const [posts] = await world.db.sql<{ n: number }[]>`
+      select count(*)::int as n from result_batches where sync_request_id = ${id} and state = 'ACKED'`;
+    expect(posts!.n).toBeGreaterThan(1);
+
+    const done = await background.waitUntilFinished(events, 90_000);
+    expect(done.outcome).toBe('synced');
+    const effects = await world.control<{ marks: Mark[] }>(
+      'GET',
+      '/__stub/effects?include=marks&limit=100000',
+    );
+    // Every requested row got a posted result: with the request's id, or (when the background run
+    // reached it first) by the regular run. None is left for the window to expire.
+    const answeredIds = new Set(
+      effects.marks
+        .filter((m) => m.sync_request_id === id && m.result !== 'REJECTED')
+        .map((m) => m.object_id),
+    );
+    const postedIds = new Set(effects.marks.filter((m) => m.result !== 'REJECTED').map((m) => m.object_id));
+    const missing = press.object_ids.filter(
+      (objectId) => !answeredIds.has(objectId) && !postedIds.has(objectId),
+    );
+    expect(missing).toEqual([]);
+    expect(answeredIds.size).toBeGreaterThan(0);
+    const clock = await world.control<{ expired_rows: number }>('POST', '/__stub/clock', {
+      advance_ms: 301_000,
+    });
+    expect(clock.expired_rows).toBe(0);
+    const summary = await world.control<{ summary: { synced_more_than_once: unknown[] } }>(
+      'GET',
+      '/__stub/effects?summary=true&limit=1',
+    );
+    expect(summary.summary.synced_more_than_once).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import type { ReadItem, ReadPage } from '../../../../../src/sync/objects/platform-port.ts';
+import { contains, type DateRange } from '../../../../../src/sync/objects/reading/date-range.ts';
+import { readSplit, type SplitReadStats } from '../../../../../src/sync/objects/reading/split-reader.ts';
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 10, 23);
+
+interface Dated {
+  id: string;
+  at: number;
+}
+
+/**
+ * An in-memory list in the platform's manner: pages of 100 following a cursor, filtered by date
+ * (inclusive bounds, as `from_date` / `to_date`), listed in the given order. `ignoreDates` plays a
+ * platform that does not honour the filter (docs/platform.md F28: an unknown parameter is ignored).
+ */
+function listing(
+  objects: Dated[],
+  options: { order?: 'asc' | 'desc' | 'shuffled'; ignoreDates?: boolean } = {},
+) {
+  const ordered = [...objects];
+  if (options.order === 'desc') ordered.sort((a, b) => b.at - a.at);
+  else if (options.order === 'shuffled')
+    ordered.sort((a, b) => ((a.at * 7919) % 1009) - ((b.at * 7919) % 1009));
+  else ordered.sort((a, b) => a.at - b.at);
+  let requests = 0;
+  const pages = async function* (range: DateRange): AsyncGenerator<ReadPage> {
+    const matching = options.ignoreDates ? ordered : ordered.filter((o) => contains(range, o.at));
+    for (let i = 0; ; i += 100) {
+      requests++;
+      await Promise.resolve();
+      const items: ReadItem[] = matching
+        .slice(i, i + 100)
+        .map((o) => ({ ok: true, value: { id: o.id, user_transaction_time: new Date(o.at).toISOString() } }));
+      const more = i + 100 < matching.length;
+      yield { items, more };
+      if (!more) return;
+    }
+  };
+  const dateOf = (item: ReadItem) =>
+    item.ok ? Date.parse((item.value as { user_transaction_time: string }).user_transaction_time) : null;
+  return { source: { pages, dateOf }, requests: () => requests };
+}
+
+function spread(count: number, from: number, to: number): Dated[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `t${i}`,
+    at: from + Math.floor(((to - from) * i) / count),
+  }));
+}
+
+async function readAll(source: ReturnType<typeof listing>['source'], cursors: number) {
+  const seen = new Map<string, number>();
+  let stats: SplitReadStats | null = null;
+  for await (const page of readSplit(source, { cursors, now: () => NOW, onDone: (s) => (stats = s) })) {
+    for (const item of page.items) {
+      const id = (item as { value: { id: string } }).value.id;
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+    }
+  }
+  return { seen, stats: stats as SplitReadStats | null };
+}
+
+describe('split reader (docs/platform.md F28: transactions split by from_date / to_date)', () => {
+  it('a backlog all in the last 30 days is shared by every cursor, each object once', async () => {
+    const objects = spread(20_000, NOW - 30 * DAY, NOW);
+    const list = listing(objects);
+    const { seen, stats } = await readAll(list.source, 6);
+    expect(seen.size).toBe(objects.length);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    expect(stats?.order).toBe('ascending');
+    expect(stats?.cursors).toBeGreaterThanOrEqual(6);
+    // One page per 100 objects, plus at most a partial last page per cursor and the empty ranges.
+    expect(list.requests()).toBeLessThanOrEqual(200 + stats!.cursors + 1);
+  });
+
+  it('a backlog over three years, older than the year before now, is shared as well', async () => {
+    const objects = spread(20_000, NOW - 3 * 365 * DAY, NOW - 400 * DAY);
+    const list = listing(objects);
+    const { seen, stats } = await readAll(list.source, 4);
+    expect(seen.size).toBe(objects.length);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    expect(stats!.cursors).toBeGreaterThanOrEqual(4);
+    expect(list.requests()).toBeLessThanOrEqual(200 + stats!.cursors + 1);
+  });
+
+  it('work stealing: a lopsided backlog is split again when a cursor runs dry', async () => {
+    // Most objects in one day a year ago, a few spread since: the first cuts leave one cursor
+    // with nearly everything until the others steal from it.
+    const objects = [
+      ...spread(15_000, NOW - 365 * DAY, NOW - 364 * DAY),
+      ...spread(300, NOW - 300 * DAY, NOW),
+    ].map((o, i) => ({ ...o, id: `t${i}` }));
+    const list = listing(objects);
+    const { seen, stats } = await readAll(list.source, 4);
+    expect(seen.size).toBe(objects.length);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    expect(stats!.splits).toBeGreaterThan(0);
+  });
+
+  it('newest-first lists are split from the other end', async () => {
+    const objects = spread(10_000, NOW - 60 * DAY, NOW);
+    const { seen, stats } = await readAll(listing(objects, { order: 'desc' }).source, 4);
+    expect(stats?.order).toBe('descending');
+    expect(seen.size).toBe(objects.length);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('a list in no date order is cut at the first page’s quantiles, nothing missed', async () => {
+    const objects = spread(10_000, NOW - 60 * DAY, NOW);
+    const { seen, stats } = await readAll(listing(objects, { order: 'shuffled' }).source, 4);
+    expect(stats?.order).toBe('unsorted');
+    expect(seen.size).toBe(objects.length);
+    // Only the first page's objects are read twice (the ledger skips the second reading).
+    expect([...seen.values()].filter((n) => n > 1).length).toBeLessThanOrEqual(100);
+  });
+
+  it('a platform that ignores the date filter: nothing is missed (the list is read again)', async () => {
+    const objects = spread(5_000, NOW - 60 * DAY, NOW);
+    const { seen, stats } = await readAll(listing(objects, { ignoreDates: true }).source, 4);
+    expect(seen.size).toBe(objects.length);
+    expect(stats?.reread).toBe(true);
+  });
+
+  it('one cursor, or one page of objects, is a plain read', async () => {
+    const small = spread(50, NOW - DAY, NOW);
+    const list = listing(small);
+    const { seen } = await readAll(list.source, 4);
+    expect(seen.size).toBe(50);
+    expect(list.requests()).toBe(1);
+    const one = listing(spread(500, NOW - DAY, NOW));
+    expect((await readAll(one.source, 1)).seen.size).toBe(500);
+    expect(one.requests()).toBe(5);
+  });
+});
