@@ -5,8 +5,8 @@ import { silentLogger } from '../../../src/log.ts';
 import { type ObjectSyncSummary, syncObjects } from '../../../src/sync/objects/sync-objects.ts';
 import { CLEAN_HISTORY, checkHistory } from '../../support/history-check.ts';
 import { useSyncWorld } from '../../support/sync-world.ts';
+import { seedTransactionBacklog } from '../../support/transaction-backlog.ts';
 
-const DAY = 86_400_000;
 /** Where a joiner looks for runs in these tests (the product looks every 2 s). */
 const LOOK_EVERY_MS = 50;
 
@@ -26,27 +26,7 @@ function holdWorld() {
     log: silentLogger,
   });
 
-  async function seedBacklog(count: number, seed: number): Promise<Set<string>> {
-    const now = Date.now();
-    await world.seed({
-      seed,
-      transactions: count,
-      reimbursements: 0,
-      transfers: 0,
-      cashbacks: 0,
-      bills: 0,
-      ready_fraction: 1,
-      synced_fraction: 0,
-      vendor_creation_fraction: 0,
-      dates: {
-        transactions: { from: new Date(now - 90 * DAY).toISOString(), to: new Date(now).toISOString() },
-      },
-    });
-    const ready = new Set<string>();
-    for await (const item of world.platform.objects.readyTransactions())
-      if (item.ok) ready.add(item.value.id);
-    return ready;
-  }
+  const seedBacklog = (count: number, seed: number) => seedTransactionBacklog(world, { count, seed });
 
   /**
    * Starts a bulk sync here and, once it has planned its ranges, names another host as its

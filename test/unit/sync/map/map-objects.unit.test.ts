@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CardTransactionInput } from '../../../../src/erp/types.ts';
 import { allocate, toMinorUnits } from '../../../../src/money.ts';
-import type { Bill, Transaction } from '../../../../src/platform/schemas/objects.ts';
+import type { Transaction } from '../../../../src/platform/schemas/objects.ts';
 import { MappingProblem } from '../../../../src/sync/map/mapping-problem.ts';
 import { mapBill, mapBillPayment, mapTransaction } from '../../../../src/sync/map/objects.ts';
-import { sel, transaction } from '../../../support/platform-objects.ts';
+import { bill as paidBill, sel, transaction } from '../../../support/platform-objects.ts';
 
 const tx = (over: Partial<Transaction> = {}): Transaction =>
   transaction({
@@ -74,18 +74,8 @@ describe('platform objects to ERP postings (F16)', () => {
   });
 
   it('a bill takes its vendor from the MERCHANT selection, and its payment names the bill', () => {
-    const bill: Bill = {
-      id: 'bill-1',
-      invoice_number: 'INV-7',
-      entity_id: null,
-      amount: { amount: 50000, currency_code: 'EUR' },
-      status: 'PAID',
-      sync_status: 'NOT_SYNCED',
-      created_at: '2026-02-01T00:00:00Z',
-      paid_at: '2026-02-10T00:00:00Z',
-      accounting_field_selections: [sel('MERCHANT', 'V-9'), sel('GL_ACCOUNT', '6300')],
-      line_items: [],
-    };
+    // A paid EUR bill INV-7 of 500.00 from vendor V-9, coded to GL account 6300.
+    const bill = paidBill();
     expect(mapBill(bill)).toMatchObject({
       vendorId: 'V-9',
       totalMinor: 50000,

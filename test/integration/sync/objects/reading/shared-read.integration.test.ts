@@ -4,8 +4,7 @@ import { silentLogger } from '../../../../../src/log.ts';
 import { type ObjectSyncDeps, syncObjects } from '../../../../../src/sync/objects/sync-objects.ts';
 import { CLEAN_HISTORY, checkHistory } from '../../../../support/history-check.ts';
 import { useSyncWorld } from '../../../../support/sync-world.ts';
-
-const DAY = 86_400_000;
+import { seedTransactionBacklog } from '../../../../support/transaction-backlog.ts';
 
 /**
  * Scale-out on one kind (jobs/join-runs.ts): a second reader joins a bulk sync of transactions
@@ -22,27 +21,7 @@ function sharedReadWorld() {
     log: silentLogger,
   });
 
-  async function seedBacklog(count: number, seed: number): Promise<Set<string>> {
-    const now = Date.now();
-    await world.seed({
-      seed,
-      transactions: count,
-      reimbursements: 0,
-      transfers: 0,
-      cashbacks: 0,
-      bills: 0,
-      ready_fraction: 1,
-      synced_fraction: 0,
-      vendor_creation_fraction: 0,
-      dates: {
-        transactions: { from: new Date(now - 90 * DAY).toISOString(), to: new Date(now).toISOString() },
-      },
-    });
-    const ready = new Set<string>();
-    for await (const item of world.platform.objects.readyTransactions())
-      if (item.ok) ready.add(item.value.id);
-    return ready;
-  }
+  const seedBacklog = (count: number, seed: number) => seedTransactionBacklog(world, { count, seed });
 
   /** The run another reader can join, once its starter has planned the ranges. */
   async function plannedRun(): Promise<string> {
