@@ -1,14 +1,10 @@
 import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createQueues, type Queues } from '../../../../jobs/queues.ts';
-import { type RunningWorkers, startWorkers } from '../../../../jobs/worker.ts';
 import { silentLogger } from '../../../../src/log.ts';
-import { type RunningServer, startServer } from '../../../../src/server/server.ts';
-import { ensureSubscription } from '../../../../src/server/webhooks/register-subscription.ts';
-import { webhookSecrets } from '../../../../src/server/webhooks/webhook-secrets.ts';
 import { useTestRedis } from '../../../support/redis.ts';
 import { useSyncWorld } from '../../../support/sync-world.ts';
-import { appFor, waitFor } from '../../support.ts';
+import { waitFor } from '../../support.ts';
+import { type ButtonRig, startButtonRig, stubMarks } from './button-rig.ts';
 
 /**
  * docs/platform.md G28 and G29, end to end: the stub's button press → signed webhook →
@@ -19,42 +15,12 @@ import { appFor, waitFor } from '../../support.ts';
  */
 const world = useSyncWorld({ settings: { transaction_sync_button_enabled: true } });
 const redis = useTestRedis();
-let queues: Queues;
-let server: RunningServer;
-let workers: RunningWorkers;
+let rig: ButtonRig;
 let events: QueueEvents;
 
-interface Mark {
-  object_id: string;
-  sync_type: string;
-  result: string;
-  sync_request_id: string | null;
-}
-
 beforeAll(async () => {
-  queues = createQueues({ redisUrl: redis.url, prefix: redis.prefix });
   events = new QueueEvents('object-sync', { connection: { url: redis.url }, prefix: redis.prefix });
-  const app = appFor(world, redis);
-  server = await startServer(
-    {
-      sql: world.db.sql,
-      redis: app.redis,
-      queues,
-      connectionId: world.connectionId,
-      log: silentLogger,
-      secrets: webhookSecrets(world.db.sql),
-    },
-    { host: '127.0.0.1', port: 0 },
-  );
-  const registered = await ensureSubscription({
-    sql: world.db.sql,
-    platform: world.platform,
-    log: silentLogger,
-    publicUrl: `${server.url}/webhooks`,
-    timeoutMs: 10_000,
-  });
-  expect(registered.status).toBe('active');
-  workers = startWorkers(app, { connection: { redisUrl: redis.url, prefix: redis.prefix }, queues });
+  rig = await startButtonRig(world, redis, { erp: world.erp, log: silentLogger });
   await world.seed({
     seed: 21,
     // Four windows of the client's 196 requests: the background run outlasts the press by design.
@@ -70,21 +36,19 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server?.close();
-  await workers?.close(10_000);
+  await rig?.close();
   await events?.close();
-  await queues?.close();
 });
 
 describe('sync button', () => {
   it('docs/platform.md G28: a press for 1,000 rows is answered in full, with its sync_request_id, while a large background sync runs', async () => {
-    const background = await queues.objectSync.add('sync', {
+    const background = await rig.queues.objectSync.add('sync', {
       connectionId: world.connectionId,
       kind: 'transactions',
       trigger: 'cron',
     });
     await waitFor(
-      async () => ((await queues.objectSync.getJob(background.id!))?.progress as { read?: number })?.read,
+      async () => ((await rig.queues.objectSync.getJob(background.id!))?.progress as { read?: number })?.read,
       {
         what: 'the background sync to be under way',
       },
@@ -118,18 +82,13 @@ describe('sync button', () => {
 
     const done = await background.waitUntilFinished(events, 90_000);
     expect(done.outcome).toBe('synced');
-    const effects = await world.control<{ marks: Mark[] }>(
-      'GET',
-      '/__stub/effects?include=marks&limit=100000',
-    );
+    const marks = await stubMarks(world);
     // Every requested row got a posted result: with the request's id, or (when the background run
     // reached it first) by the regular run. None is left for the window to expire.
     const answeredIds = new Set(
-      effects.marks
-        .filter((m) => m.sync_request_id === id && m.result !== 'REJECTED')
-        .map((m) => m.object_id),
+      marks.filter((m) => m.sync_request_id === id && m.result !== 'REJECTED').map((m) => m.object_id),
     );
-    const postedIds = new Set(effects.marks.filter((m) => m.result !== 'REJECTED').map((m) => m.object_id));
+    const postedIds = new Set(marks.filter((m) => m.result !== 'REJECTED').map((m) => m.object_id));
     const missing = press.object_ids.filter(
       (objectId) => !answeredIds.has(objectId) && !postedIds.has(objectId),
     );
