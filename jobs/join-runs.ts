@@ -86,7 +86,7 @@ export function startJoining(
     async stop() {
       stopped = true;
       clearInterval(timer);
-      // A joined share stops between pages; the ranges it held go to the others once stale.
+      // A joined share stops reading, gives its unfinished ranges back, and reports what it wrote.
       stopping.abort();
       await Promise.allSettled([...running.values()].map((share) => share.task));
     },
