@@ -1,9 +1,8 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT } from '../../../src/stub/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
-import { useSyncWorld } from '../../support/sync-world.ts';
+import { useSyncWorld, worldEnv } from '../../support/sync-world.ts';
 import { startWorkerProcess, type WorkerProcess } from '../worker-process.ts';
 
 /**
@@ -39,14 +38,7 @@ describe('schedules across replicas', () => {
       replicas.push(
         startWorkerProcess(['--no-server'], {
           ...env,
-          DATABASE_URL: world.db.url,
-          DATABASE_SCHEMA: world.db.schema,
-          LEDGER_SCHEMA: world.ledgerSchema,
-          REDIS_URL: redis.url,
-          QUEUE_PREFIX: redis.prefix,
-          PLATFORM_BASE_URL: world.stub.apiUrl,
-          PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-          PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
+          ...worldEnv(world, redis),
           PLATFORM_CONNECTION_ID: world.connectionId,
         }),
       );

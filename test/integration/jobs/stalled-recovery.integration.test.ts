@@ -4,9 +4,8 @@ import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQueues, type Queues } from '../../../jobs/queues.ts';
 import { type RunningWorkers, startWorkers } from '../../../jobs/worker.ts';
-import { DEFAULT_CLIENT } from '../../../src/stub/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
-import { useSyncWorld } from '../../support/sync-world.ts';
+import { useSyncWorld, worldEnv } from '../../support/sync-world.ts';
 import { appFor, waitFor } from '../support.ts';
 
 /**
@@ -50,14 +49,7 @@ describe('stalled jobs', () => {
       env: {
         ...process.env,
         NODE_ENV: 'test',
-        DATABASE_URL: world.db.url,
-        DATABASE_SCHEMA: world.db.schema,
-        LEDGER_SCHEMA: world.ledgerSchema,
-        REDIS_URL: redis.url,
-        QUEUE_PREFIX: redis.prefix,
-        PLATFORM_BASE_URL: world.stub.apiUrl,
-        PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-        PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
+        ...worldEnv(world, redis),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
