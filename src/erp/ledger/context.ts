@@ -101,6 +101,11 @@ interface ViewRow {
   defaults: { role: DefaultRole; accountId: string }[] | null;
 }
 
+/**
+ * One statement reads all a batch needs. The batch's postings are probed through their unique
+ * key one by one (LATERAL with LIMIT 1, which the planner cannot turn into a join): as a join,
+ * a plan made while the postings table was small hashed the whole table for every batch.
+ */
 async function readView(sql: Sql, t: LedgerTables, n: Needs): Promise<ViewRow> {
   const [row] = await sql<ViewRow[]>`
     select
@@ -108,7 +113,8 @@ async function readView(sql: Sql, t: LedgerTables, n: Needs): Promise<ViewRow> {
                 'referenceId', p.reference_id,
                 'postedAt', to_char(p.posted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
          from json_to_recordset(${n.keys}::text::json) as k(kind text, object_id text)
-         join ${t.postings} p on p.kind = k.kind and p.object_id = k.object_id) as existing,
+         cross join lateral (select * from ${t.postings} p
+                              where p.kind = k.kind and p.object_id = k.object_id limit 1) p) as existing,
       (select json_agg(json_build_object('postingId', p.id::text, 'objectId', p.object_id,
                 'referenceId', p.reference_id, 'vendorId', b.vendor_id, 'currency', b.currency,
                 'total', b.total, 'paid', b.paid))

@@ -28,6 +28,7 @@ function toJson(keys: readonly PostingKey[]): string {
   return JSON.stringify(keys.map((k) => ({ kind: k.kind, object_id: k.objectId })));
 }
 
+/** What is posted for these keys, probed through the unique key (see readView in context.ts). */
 export async function readPostings(
   db: Db,
   t: LedgerTables,
@@ -38,6 +39,7 @@ export async function readPostings(
     select p.kind, p.object_id as "objectId", p.id::text as "postingId", p.reference_id as "referenceId",
            to_char(p.posted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "postedAt"
       from json_to_recordset(${toJson(keys)}::text::json) as k(kind text, object_id text)
-      join ${t.postings} p on p.kind = k.kind and p.object_id = k.object_id`;
+      cross join lateral (select * from ${t.postings} p
+                           where p.kind = k.kind and p.object_id = k.object_id limit 1) p`;
   return new Map(rows.map((r) => [keyOf(r), r]));
 }
