@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import { markBatchReported, recordAppliedAsSent, recordItemResults } from '../sync-ledger/batches.ts';
+import { markBatchReported, reportAppliedAsSent, reportItemResults } from '../sync-ledger/batches.ts';
 
 /**
  * Marks a frozen batch acknowledged and its ledger rows REPORTED, in one transaction. `response`
@@ -20,14 +20,14 @@ export async function ackBatch(
           acked_at = now(), last_error = null
       where id = ${batchId} and state = 'FROZEN'`;
     if (updated.count === 0) return false;
-    await markBatchReported(tx, batchId);
     const results = resultsOf(ack.response);
     if (results.length === 0) {
       // docs/platform.md F15, F33: an answer without per-item results (the published `{sync_id}`,
       // or a replay whose first answer was lost) means every item was applied as sent.
-      await recordAppliedAsSent(tx, batchId);
+      await reportAppliedAsSent(tx, batchId);
     } else {
-      await recordItemResults(tx, batchId, results);
+      await reportItemResults(tx, batchId, results);
+      await markBatchReported(tx, batchId);
     }
     return true;
   }) as Promise<boolean>;

@@ -67,11 +67,15 @@ export async function assignToBatch(
   const updated = await tx`
       update sync_ledger set batch_id = ${batchId}, updated_at = now()
       where connection_id = ${connectionId} and sync_type = ${syncType}
-        and object_id in ${tx(objectIds as string[])}`;
+        and object_id = any(${tx.array(objectIds as string[])}::text[])`;
   return updated.count;
 }
 
-/** The batch was acknowledged: its outcomes are REPORTED. */
+/**
+ * The batch was acknowledged: its outcomes are REPORTED. The functions below do this in the same
+ * statement that records what the platform did with each row (one new row version, not two);
+ * this one catches rows of the batch an answer left out.
+ */
 export async function markBatchReported(tx: TransactionSql, batchId: string): Promise<number> {
   const updated =
     await tx`update sync_ledger set state = 'REPORTED', updated_at = now() where batch_id = ${batchId} and state in ('IN_ERP', 'FAILED')`;
@@ -80,24 +84,33 @@ export async function markBatchReported(tx: TransactionSql, batchId: string): Pr
 
 /**
  * The platform applied every item of the batch as sent (docs/platform.md F15, F33): a success is
- * SYNCED, a failure FAILED, and no reason is kept.
+ * SYNCED, a failure FAILED, and no reason is kept. Every row of the batch is REPORTED.
  */
-export async function recordAppliedAsSent(tx: TransactionSql, batchId: string): Promise<number> {
+export async function reportAppliedAsSent(tx: TransactionSql, batchId: string): Promise<number> {
   const updated = await tx`
-        update sync_ledger set platform_status = case when outcome = 'success' then 'SYNCED' else 'FAILED' end,
-          platform_reason = null
+        update sync_ledger
+        set platform_status = case when outcome = 'success' then 'SYNCED' else 'FAILED' end,
+            platform_reason = null,
+            state = case when state in ('IN_ERP', 'FAILED') then 'REPORTED' else state end,
+            updated_at = case when state in ('IN_ERP', 'FAILED') then now() else updated_at end
         where batch_id = ${batchId}`;
   return updated.count;
 }
 
-/** What the platform did with each item of the batch (docs/platform.md F14 per-item results). */
-export async function recordItemResults(
+/**
+ * What the platform did with each item of the batch (docs/platform.md F14 per-item results); the
+ * rows named are REPORTED. Rows the answer leaves out: markBatchReported.
+ */
+export async function reportItemResults(
   tx: TransactionSql,
   batchId: string,
   results: readonly { id: string; status: string; reason?: string | undefined }[],
 ): Promise<number> {
   const updated = await tx`
-        update sync_ledger as l set platform_status = r.status, platform_reason = r.reason
+        update sync_ledger as l
+        set platform_status = r.status, platform_reason = r.reason,
+            state = case when l.state in ('IN_ERP', 'FAILED') then 'REPORTED' else l.state end,
+            updated_at = case when l.state in ('IN_ERP', 'FAILED') then now() else l.updated_at end
         from unnest(${tx.array(results.map((r) => r.id))}::text[], ${tx.array(results.map((r) => r.status))}::text[],
                     ${tx.array(results.map((r) => r.reason ?? '') as string[])}::text[]) as r(id, status, reason)
         where l.batch_id = ${batchId} and l.object_id = r.id`;

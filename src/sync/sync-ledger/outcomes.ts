@@ -10,7 +10,10 @@ export type Outcome =
 /**
  * Records what the ERP did with each claimed object, before anything is reported: PENDING → IN_ERP
  * (with the ERP's reference) or PENDING → FAILED (with the bookkeeper's message). The state
- * guard in the WHERE makes a late or repeated recording a no-op.
+ * guard in the WHERE makes a late or repeated recording a no-op. The ids are also given as an
+ * array the index can seek: joined to the unnest alone, the planner scanned every entry of the
+ * connection's PENDING index, which keeps one for each row ever claimed until a vacuum, so each
+ * page cost more than the last.
  */
 export async function recordOutcomes(
   sql: Sql,
@@ -48,6 +51,7 @@ export async function recordOutcomes(
       ${sql.array(messages as string[])}::text[]
     ) as u(object_id, state, reference_id, deep_link_url, error_category, error_message)
     where l.connection_id = ${connectionId} and l.sync_type = ${syncType}
+      and l.object_id = any(${sql.array(ids)}::text[])
       and l.object_id = u.object_id and l.state = 'PENDING'`;
   return result.count;
 }

@@ -172,6 +172,47 @@ describe('sync_ledger and the result outbox', () => {
     ]);
   });
 
+  it('F14: every row of an acknowledged batch is REPORTED, those the per-item answer leaves out too', async () => {
+    const c = conn();
+    await claimRows(db.sql, { connectionId: c, syncType: T, objectIds: ['a', 'b', 'c'] });
+    await recordOutcomes(db.sql, c, T, [
+      { objectId: 'a', ok: true, referenceId: 'JE-1' },
+      { objectId: 'b', ok: false, category: 'user_actionable', message: 'Code the GL account.' },
+      { objectId: 'c', ok: true, referenceId: 'JE-3' },
+    ]);
+    const batch = await freezeBatch(db.sql, { connectionId: c, syncType: T });
+    await ackBatch(db.sql, batch!.id, {
+      syncId: 's',
+      response: { sync_id: 's', results: [{ id: 'a', status: 'SYNCED' }] },
+    });
+    expect(await states(c)).toEqual({ a: 'REPORTED', b: 'REPORTED', c: 'REPORTED' });
+    const rows =
+      await db.sql`select object_id, platform_status from sync_ledger where connection_id = ${c} order by object_id`;
+    expect(rows.map((r) => [r.object_id, r.platform_status])).toEqual([
+      ['a', 'SYNCED'],
+      ['b', null],
+      ['c', null],
+    ]);
+  });
+
+  it('F33: an answer without per-item results reports every row as applied as sent', async () => {
+    const c = conn();
+    await claimRows(db.sql, { connectionId: c, syncType: T, objectIds: ['a', 'b'] });
+    await recordOutcomes(db.sql, c, T, [
+      { objectId: 'a', ok: true, referenceId: 'JE-1' },
+      { objectId: 'b', ok: false, category: 'user_actionable', message: 'Code the GL account.' },
+    ]);
+    const batch = await freezeBatch(db.sql, { connectionId: c, syncType: T });
+    await ackBatch(db.sql, batch!.id, { syncId: 's', response: { sync_id: 's' } });
+    expect(await states(c)).toEqual({ a: 'REPORTED', b: 'REPORTED' });
+    const rows =
+      await db.sql`select object_id, platform_status from sync_ledger where connection_id = ${c} order by object_id`;
+    expect(rows.map((r) => [r.object_id, r.platform_status])).toEqual([
+      ['a', 'SYNCED'],
+      ['b', 'FAILED'],
+    ]);
+  });
+
   it('a success the platform just accepted is not claimed again from a stale page; an old one is', async () => {
     const c = conn();
     await claimRows(db.sql, { connectionId: c, syncType: T, objectIds: ['a'] });
