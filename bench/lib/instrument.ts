@@ -21,7 +21,9 @@ export function timedErp(erp: ErpAdapter, meter: Meter): ErpAdapter {
  * (rate-limiter wait + HTTP + parse), "platform.postSyncs" one result post.
  */
 export function timedPlatform(platform: SyncPlatform, meter: Meter): SyncPlatform {
+  const prepare = platform.prepare?.bind(platform);
   return {
+    ...(prepare ? { prepare } : {}),
     readyPages(kind, options) {
       const source = platform.readyPages(kind, options);
       return {

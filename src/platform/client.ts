@@ -118,6 +118,13 @@ function buildClient(options: PlatformClientOptions) {
     webhooks: webhooksResource(ctx),
     /** Any other call, with the same permits, retries and token handling. */
     request: send,
+    /**
+     * Fetches the access token now (or finds it cached), so a caller that knows it will call the
+     * platform soon does not wait for the token round trip then.
+     */
+    async authenticate(): Promise<void> {
+      await tokens.get();
+    },
     stats(): PlatformClientStats {
       return { limiter: limiter.stats(), tokensIssued: tokens.issuedCount };
     },

@@ -45,6 +45,8 @@ function transactionDate(item: ReadItem): number | null {
 /** The platform client seen through the narrow port object sync needs. */
 export function syncPlatformFrom(client: PlatformClient, log?: Logger): SyncPlatform {
   return {
+    prepare: () => client.authenticate(),
+
     readyPages(kind, options: ReadOptions) {
       const requested = options.requestedToSync === true;
       if (!readByDate(kind) || requested) return pagesOf(client, kind, ALL_TIME, requested);
@@ -56,6 +58,7 @@ export function syncPlatformFrom(client: PlatformClient, log?: Logger): SyncPlat
           ...(options.reader ? { reader: options.reader } : {}),
           ...(options.role ? { role: options.role } : {}),
           ...(options.stop ? { stop: options.stop } : {}),
+          ...(options.onLastPages ? { onLastPages: options.onLastPages } : {}),
           ...(log ? { log } : {}),
         },
       );

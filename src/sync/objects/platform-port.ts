@@ -31,6 +31,11 @@ export interface ReadOptions {
    * (so the consumer writes it), and ranges not read to their end go back to the board.
    */
   stop?: AbortSignal;
+  /**
+   * Told once, when the reading is down to its last pages (reads split by date only): a bulk run
+   * posts what has gathered then, so its final batch is small.
+   */
+  onLastPages?: () => void;
 }
 
 /**
@@ -53,6 +58,8 @@ export type PostOutcome =
  * it (platform-adapter.ts); keeping the port narrow keeps protocol details out of the pipeline.
  */
 export interface SyncPlatform {
+  /** Gets ready to call the platform (its access token) while the run sets out its plan. */
+  prepare?(): Promise<void>;
   readyPages(kind: ObjectKindName, options: ReadOptions): AsyncIterable<ReadPage>;
   postSyncs(body: SyncBody): Promise<PostOutcome>;
   /** Uploads accounting vendors; one that already exists (F12, 7020) counts as uploaded. */

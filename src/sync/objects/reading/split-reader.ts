@@ -38,6 +38,11 @@ export interface SplitReadOptions {
    * range marked done.)
    */
   stop?: AbortSignal;
+  /**
+   * Told once, when this reader's open cursors seem to have about 2,000 objects left between them
+   * (see watchForLastPages): the pages still to come are the last few.
+   */
+  onLastPages?: () => void;
   /** Told once the read is over: how it went. */
   onDone?: (stats: SplitReadStats) => void;
 }
@@ -71,6 +76,8 @@ interface Pulled {
 
 const DAY_MS = 86_400_000;
 const DEFAULT_MIN_SPLIT_ITEMS = 300;
+/** What the open cursors may have left, at most, when the reading counts as down to its last pages. */
+const LAST_PAGES_ITEMS = 2000;
 
 /**
  * Reads one kind's ready objects with several cursors that follow the data (docs/platform.md
@@ -171,6 +178,37 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
       open(held);
     }
   };
+  let lastPagesTold = false;
+  /**
+   * Tells onLastPages once this reader's open cursors seem to have little left: the span each has
+   * still to read, at the density its cursors have read so far. A range open at its far end is
+   * taken to end now (oldest first) or is not known (newest first: then nothing is told, and the
+   * run simply ends as it would have). Ranges of the run no cursor of this reader holds are not
+   * counted: at worst, results are posted once more than needed.
+   */
+  const watchForLastPages = async (): Promise<void> => {
+    if (lastPagesTold || !options.onLastPages) return;
+    const order = await board.order();
+    if (order !== 'ascending' && order !== 'descending') return;
+    const ascending = order === 'ascending';
+    let items = 0;
+    let covered = 0;
+    let span = 0;
+    for (const c of active) {
+      const began = ascending ? c.held.filter.from : c.held.filter.to;
+      const end = ascending ? (c.held.bound.to ?? now()) : c.held.bound.from;
+      const at = c.position ?? (ascending ? c.held.bound.from : c.held.bound.to);
+      if (end === null || at === null) return;
+      span += Math.max(0, ascending ? end - at : at - end);
+      if (c.position !== null && began !== null) {
+        items += c.items;
+        covered += Math.abs(c.position - began);
+      }
+    }
+    if (covered === 0 || (items / covered) * span > LAST_PAGES_ITEMS) return;
+    lastPagesTold = true;
+    options.onLastPages();
+  };
 
   /** The first page: learn the order, plan the ranges. */
   const plan = async (cursor: Cursor, page: ReadPage): Promise<void> => {
@@ -246,6 +284,7 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
         (order !== null && !keepsOrder(order, cursor.position, dates));
       cursor.position = position;
       report(cursor, position, cursor.items);
+      await watchForLastPages();
       if (broken && (await board.trusted())) {
         await board.distrust();
         options.log?.warn(

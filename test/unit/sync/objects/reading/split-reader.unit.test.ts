@@ -124,6 +124,33 @@ describe('split reader (docs/platform.md F28: transactions split by from_date / 
     expect(stats?.reread).toBe(true);
   });
 
+  async function lastPagesSignal(order: 'asc' | 'desc', days: number) {
+    const objects = spread(20_000, NOW - days * DAY, NOW);
+    let read = 0;
+    const toldAt: number[] = [];
+    const pages = readSplit(listing(objects, { order }).source, {
+      cursors: 6,
+      now: () => NOW,
+      onLastPages: () => toldAt.push(read),
+    });
+    for await (const page of pages) read += page.items.length;
+    expect(read).toBe(objects.length);
+    return { toldAt, total: objects.length };
+  }
+
+  it('tells once, near the end, that the reading is down to its last pages', async () => {
+    const { toldAt, total } = await lastPagesSignal('asc', 30);
+    expect(toldAt).toHaveLength(1);
+    // Every range handed out and about 2,000 objects left: in the last tenth or so of the backlog.
+    expect(toldAt[0]!).toBeGreaterThan(total * 0.85);
+    expect(toldAt[0]!).toBeLessThan(total);
+  });
+
+  it('tells nothing when what is left cannot be judged (newest first: the oldest range is open)', async () => {
+    const { toldAt } = await lastPagesSignal('desc', 3 * 365);
+    expect(toldAt).toEqual([]);
+  });
+
   it('one cursor, or one page of objects, is a plain read', async () => {
     const small = spread(50, NOW - DAY, NOW);
     const list = listing(small);

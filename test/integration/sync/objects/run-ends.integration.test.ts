@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../../src/log.ts';
+import type { SyncPlatform } from '../../../../src/sync/objects/platform-port.ts';
+import { syncObjects } from '../../../../src/sync/objects/sync-objects.ts';
+import type { SyncBody } from '../../../../src/sync/outbox/freeze-batch.ts';
+import { useSyncWorld } from '../../../support/sync-world.ts';
+import { seedTransactionBacklog } from '../../../support/transaction-backlog.ts';
+
+/**
+ * How a long bulk run begins and ends: the access token is fetched while the run sets out, and
+ * the last result batch holds little more than the last pages read, so the run ends soon after
+ * its last read (docs/platform.md F14: full batches of 5,000 mid-run).
+ */
+describe('the start and the end of a bulk run', () => {
+  const world = useSyncWorld({ stub: { latencyMs: 2 } });
+
+  /** The platform port, with what the run did with it in order. */
+  function watched() {
+    const calls: string[] = [];
+    const posted: number[] = [];
+    const inner = world.syncPlatform;
+    const platform: SyncPlatform = {
+      prepare: async () => {
+        calls.push('prepare');
+        await inner.prepare?.();
+      },
+      readyPages: (kind, options) => {
+        calls.push('read');
+        return inner.readyPages(kind, options);
+      },
+      postSyncs: (body: SyncBody) => {
+        posted.push((body.successful_syncs?.length ?? 0) + (body.failed_syncs?.length ?? 0));
+        return inner.postSyncs(body);
+      },
+      uploadVendors: (vendors) => inner.uploadVendors(vendors),
+      codeTransactionVendor: (id, vendor) => inner.codeTransactionVendor(id, vendor),
+    };
+    return { platform, calls, posted };
+  }
+
+  it('F14: near the end, what has gathered is posted, so the final batch holds only the last pages', async () => {
+    const ready = await seedTransactionBacklog(world, { count: 15_000, seed: 61, days: 30 });
+    const { platform, calls, posted } = watched();
+    const summary = await syncObjects(
+      { sql: world.db.sql, erp: world.erp, platform, connectionId: world.connectionId, log: silentLogger },
+      'transactions',
+      // Pages written as they are read, so what has gathered follows what has been read.
+      { slices: 6, readAhead: 1 },
+    );
+    expect(summary.read).toBe(ready.size);
+    expect(calls[0]).toBe('prepare');
+    expect(posted.reduce((a, b) => a + b, 0)).toBe(ready.size);
+    // Two full batches, then what had gathered when about 2,000 were left to read, then the rest:
+    // without the early post, the final batch would hold all 5,000.
+    expect(posted.slice(0, 2)).toEqual([5000, 5000]);
+    expect(posted).toHaveLength(4);
+    expect(posted[2]).toBeGreaterThanOrEqual(1000);
+    expect(posted[3]).toBeLessThanOrEqual(4000);
+  }, 120_000);
+});
