@@ -5,7 +5,8 @@
  * writes bench/results/latest.json and bench/results/<ISO date>.json.
  *   --quick             scaled-down counts (says "quick" in the JSON)
  *   --only 1,3          run these scenarios only
- *   --profile           CPU-profile the worker of every scenario (always done where it matters)
+ *   --profile           CPU-profile the worker of every scenario (off by default: the profiler
+ *                       costs the worker 10-15 % CPU, so measured runs go without)
  *   --keep              keep schemas and Redis keys afterwards
  *   --slices N --read-ahead N   override the tuned values of scenarios 1 and 3
  *   --page-concurrency N  pages the pipeline writes at once (scenarios 1, 2, 3, 5; default: its own)

@@ -97,7 +97,7 @@ export function pipelineBottleneck(run: BulkSyncResult): string {
     `${round(wallPerPage, 1)} ms of wall per 100-object page (${round(100_000 / wallPerPage)} objects/s) with ` +
     `${round(perPage / wallPerPage, 1)} pages in flight on average; each page waits ${round(perPage)} ms on its ` +
     `round trips (${steps.map(([name, ms]) => `${name} ${round(ms, 1)} ms`).join(', ')}); ${cpu}` +
-    `${ack ? `; beside the pages, result acks (ackBatch: two UPDATEs of sync_ledger by batch_id) took ${round(ack.totalMs / 1000, 1)} s in ${ack.count} (max ${round(ack.maxMs / 1000, 1)} s)` : ''}` +
+    `${ack ? `; beside the pages, result acks (ackBatch: an UPDATE of sync_ledger by batch_id) took ${round(ack.totalMs / 1000, 1)} s in ${ack.count} (max ${round(ack.maxMs / 1000, 1)} s)` : ''}` +
     `${ledger ? `; sync_ledger after the run: ${String(ledger.seq_scan)} sequential scans, autoanalyze ${String(ledger.autoanalyze_count)} times` : ''}`
   );
 }

@@ -103,7 +103,6 @@ async function measure(
       readAhead: p.readAhead,
       pageConcurrency: p.pageConcurrency,
       ...(p.limiter ? { limiter: p.limiter } : {}),
-      profile: true,
       label: name,
     });
     if (joiner) await addJoinerShare(run, joiner, world);
