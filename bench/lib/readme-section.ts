@@ -20,7 +20,7 @@ export function performanceSection(report: BenchReport): string {
     lines.push('');
   }
   lines.push(
-    'Every figure, profile summary and setting is in `bench/results/latest.json`. To measure again: ' +
+    'Every figure and setting is in `bench/results/latest.json` (CPU profiles too with `npm run bench -- --profile`). To measure again: ' +
       '`npm run bench` (or `npm run bench -- --quick`, about 2 minutes), then `npx tsx bench/write-readme.ts`.',
   );
   return lines.join('\n');
