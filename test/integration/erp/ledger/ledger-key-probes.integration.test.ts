@@ -2,8 +2,8 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createErp, type ErpAdapter } from '../../../../src/erp/index.ts';
 import { seedLedger } from '../../../../src/erp/ledger/seed.ts';
-import type { CardTransactionInput } from '../../../../src/erp/types.ts';
 import { useTestDatabase } from '../../../support/db.ts';
+import { cardTransaction, codedLine } from '../../../support/ledger-inputs.ts';
 
 /**
  * The tables that grow with every write (postings, the journal) are read through their keys only.
@@ -17,25 +17,8 @@ let schema: string;
 let one: postgres.Sql;
 let erp: ErpAdapter;
 
-const card = (objectId: string, vendorId: string | null): CardTransactionInput => ({
-  kind: 'card_transaction',
-  objectId,
-  date: '2025-02-01',
-  entityId: null,
-  currency: { code: 'USD', exponent: 2 },
-  totalMinor: 2_500,
-  memo: '',
-  counterpart: null,
-  lines: [
-    {
-      amountMinor: 2_500,
-      glAccountId: 'gl-6040',
-      dimensions: {},
-      memo: '',
-      ...(vendorId ? { vendorId } : {}),
-    },
-  ],
-});
+const card = (objectId: string, vendorId: string | null) =>
+  cardTransaction(objectId, { lines: [codedLine(2_500, vendorId ? { vendorId } : {})] });
 
 /** Sequential scans of the growing tables so far, as this connection's statistics say. */
 async function scans(): Promise<Record<string, number>> {

@@ -9,34 +9,17 @@ import {
   trialBalance,
   trialBalanceTotals,
 } from '../../../../src/erp/ledger/trial-balance.ts';
-import type { CardTransactionInput, CodedLine } from '../../../../src/erp/types.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 import { generateMix } from '../../../support/erp-sample-mix.ts';
+import { cardTransaction, codedLine } from '../../../support/ledger-inputs.ts';
 
 const db = useTestDatabase({ migrate: false });
 let schema: string;
 let erp: ErpAdapter;
 let admin: LedgerAdmin;
 
-const line = (amountMinor: number, extra: Partial<CodedLine> = {}): CodedLine => ({
-  amountMinor,
-  glAccountId: 'gl-6040',
-  dimensions: {},
-  memo: '',
-  ...extra,
-});
-const card = (objectId: string, extra: Partial<CardTransactionInput> = {}): CardTransactionInput => ({
-  kind: 'card_transaction',
-  objectId,
-  date: '2025-02-01',
-  entityId: null,
-  currency: { code: 'USD', exponent: 2 },
-  totalMinor: 2_500,
-  memo: '',
-  counterpart: null,
-  lines: [line(2_500)],
-  ...extra,
-});
+const line = codedLine;
+const card = cardTransaction;
 
 beforeAll(async () => {
   schema = db.newSchema('ledger');
