@@ -23,7 +23,7 @@ export const JOIN_POLL_MS = 2_000;
  * more). Benchmark scenario 1c (two processes, 60,000 objects): 661 requests with 12 cursors in
  * the joiner, against 612 at the least.
  */
-export const JOIN_SLICES = Math.max(1, SYNC_DEFAULTS.slices / 2);
+export const JOIN_SLICES = Math.max(1, Math.floor(SYNC_DEFAULTS.slices / 2));
 
 /**
  * Scale-out on one kind: a worker process looks every two seconds for a bulk sync another process

@@ -186,9 +186,8 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
    * run simply ends as it would have). Ranges of the run no cursor of this reader holds are not
    * counted: at worst, results are posted once more than needed.
    */
-  const watchForLastPages = async (): Promise<void> => {
+  const watchForLastPages = (order: PageOrder | null): void => {
     if (lastPagesTold || !options.onLastPages) return;
-    const order = await board.order();
     if (order !== 'ascending' && order !== 'descending') return;
     const ascending = order === 'ascending';
     let items = 0;
@@ -284,7 +283,7 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
         (order !== null && !keepsOrder(order, cursor.position, dates));
       cursor.position = position;
       report(cursor, position, cursor.items);
-      await watchForLastPages();
+      watchForLastPages(order);
       if (broken && (await board.trusted())) {
         await board.distrust();
         options.log?.warn(
