@@ -184,9 +184,10 @@ async function runSync(
     },
   });
   const handlePage = async (items: ReadItem[]): Promise<void> => {
-    const before = summary.posted + summary.failed;
-    await processPage(deps, kind, items, summary, options.syncRequestId);
-    gathered += summary.posted + summary.failed - before;
+    // Awaited first, then added: `gathered += await …` would add to the count as it was before
+    // the await, losing what the pages beside this one added meanwhile.
+    const recorded = await processPage(deps, kind, items, summary, options.syncRequestId);
+    gathered += recorded;
     await sendWhenDue();
     deps.onProgress?.({ ...summary, durationMs: Date.now() - started });
   };
@@ -250,13 +251,19 @@ async function sharedReading(
   };
 }
 
+/**
+ * Writes one page into the ERP and records each outcome; adds to `summary` and returns how many
+ * outcomes this page recorded for reporting (posted or failed). Pages run side by side, so a
+ * caller counts what is due to be reported from this return, never from `summary` before and
+ * after (that would count the pages that finished meanwhile too).
+ */
 export async function processPage(
   deps: ObjectSyncDeps,
   kind: ObjectKindName,
   items: ReadItem[],
   summary: ObjectSyncSummary,
   syncRequestId?: string,
-): Promise<void> {
+): Promise<number> {
   const spec = KIND_SPECS[kind];
   summary.read += items.length;
   let vendorFailures: Awaited<ReturnType<typeof createMissingVendors>>['failures'] = [];
@@ -292,4 +299,5 @@ export async function processPage(
   summary.posted += counts.posted;
   summary.failed += counts.failed;
   summary.skipped += counts.skipped;
+  return counts.posted + counts.failed;
 }
