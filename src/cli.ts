@@ -9,6 +9,7 @@ import { registerReconcileCommand } from './commands/reconcile.ts';
 import { registerReplayCommand } from './commands/replay.ts';
 import { loadConfigOrExit } from './commands/runtime.ts';
 import { registerStatusCommand } from './commands/status.ts';
+import { guardStrayRejections } from './commands/stray-rejections.ts';
 import { registerStubCommand } from './commands/stub.ts';
 import { registerSyncCommand } from './commands/sync.ts';
 import { registerWorkerCommand } from './commands/worker.ts';
@@ -18,6 +19,10 @@ import { EXIT } from './exit-codes.ts';
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
+
+// A database outage that surfaces as a rejection nothing awaited ends a command as any outage
+// does (exit 69, one line); `worker` switches this to a warning (src/commands/stray-rejections.ts).
+guardStrayRejections('command');
 
 const program = new Command()
   .name('ledgersync')

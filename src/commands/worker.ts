@@ -12,6 +12,7 @@ import { ensureSubscription } from '../server/webhooks/register-subscription.ts'
 import { webhookSecrets } from '../server/webhooks/webhook-secrets.ts';
 import { type RunningHeartbeat, startHeartbeat } from '../sync/status/worker-heartbeat.ts';
 import { type Runtime, withRuntime } from './runtime.ts';
+import { guardStrayRejections } from './stray-rejections.ts';
 import { disabledFeatures } from './worker-warnings.ts';
 
 interface WorkerOptions {
@@ -154,6 +155,8 @@ async function startHttp(
 
 async function runWorker(runtime: Runtime, options: WorkerOptions): Promise<number> {
   const stopping = stopSignal();
+  // A long-running worker outlives a database restart: its jobs meet the outage and are retried.
+  guardStrayRejections('worker', runtime.log);
   const parts: Parts = {};
   try {
     // A signal while it starts (Redis or the platform not answering yet) stops it at once too.
