@@ -104,6 +104,9 @@ export async function freezeAndSend(
         syncType,
         syncRequestId: options.syncRequestId ?? null,
         max: RESULT_BATCH_MAX,
+        // The count above may include rows another process is freezing right now (several
+        // processes share a run, jobs/join-runs.ts): a batch due full is frozen full or not at all.
+        min: keepBelow,
       });
       if (!batch) break;
       left -= batch.itemCount;

@@ -179,8 +179,10 @@ async function runSync(
     ...shared,
     // A joined share ends its reading when told to stop and writes every page it has read.
     ...(joining ? { stop: lockLost } : {}),
+    // Only the run's starter posts early: its freeze takes what every process has gathered, and
+    // a joined share's early post would be one request more for the same end.
     onLastPages: () => {
-      if (!options.syncRequestId && gathered >= EARLY_LAST_BATCH) void send(EARLY_LAST_BATCH);
+      if (!options.syncRequestId && !joining && gathered >= EARLY_LAST_BATCH) void send(EARLY_LAST_BATCH);
     },
   });
   const handlePage = async (items: ReadItem[]): Promise<void> => {

@@ -50,17 +50,25 @@ function buildBody(
 /**
  * Freezes up to `max` known outcomes of one sync type (and one sync-button request, or none)
  * into a result batch, in the same transaction that claims their ledger rows. From then on the
- * batch is sent exactly as frozen, however often it is retried. Returns null when nothing waits.
+ * batch is sent exactly as frozen, however often it is retried. Returns null when fewer than
+ * `min` (default 1) wait: rows another process is freezing at this moment are skipped, so a
+ * count taken before is no promise, and a batch meant to be full is not sent with what is left.
  */
 export async function freezeBatch(
   sql: Sql,
-  options: { connectionId: string; syncType: string; syncRequestId?: string | null; max?: number },
+  options: {
+    connectionId: string;
+    syncType: string;
+    syncRequestId?: string | null;
+    max?: number;
+    min?: number;
+  },
 ): Promise<FrozenBatch | null> {
   const syncRequestId = options.syncRequestId ?? null;
   return sql.begin(async (tx) => {
     const scope = { connectionId: options.connectionId, syncType: options.syncType, syncRequestId };
     const rows = await lockUnbatchedOutcomes(tx, scope, options.max ?? RESULT_BATCH_MAX);
-    if (rows.length === 0) return null;
+    if (rows.length === 0 || rows.length < (options.min ?? 1)) return null;
     const [{ id }] =
       (await tx`select nextval(pg_get_serial_sequence('result_batches', 'id')) as id`) as unknown as [
         { id: string },

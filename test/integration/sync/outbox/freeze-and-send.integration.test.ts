@@ -3,6 +3,7 @@ import { silentLogger } from '../../../../src/log.ts';
 import type { SyncPlatform } from '../../../../src/sync/objects/platform-port.ts';
 import { freezeAndSend } from '../../../../src/sync/objects/report-results.ts';
 import type { SyncBody } from '../../../../src/sync/outbox/freeze-batch.ts';
+import { lockUnbatchedOutcomes } from '../../../../src/sync/sync-ledger/batches.ts';
 import { claimRows } from '../../../../src/sync/sync-ledger/claims.ts';
 import { recordOutcomes } from '../../../../src/sync/sync-ledger/outcomes.ts';
 import { useTestDatabase } from '../../../support/db.ts';
@@ -48,6 +49,40 @@ describe('freezing and sending result batches', () => {
     await gather('c-full', 'TRANSACTION_SYNC', 7000);
     await freezeAndSend(context, ['TRANSACTION_SYNC'], { minItems: 5000 });
     expect(posts.map((p) => p.successful_syncs?.length)).toEqual([5000]);
+    await freezeAndSend(context, ['TRANSACTION_SYNC']);
+    expect(posts.map((p) => p.successful_syncs?.length)).toEqual([5000, 2000]);
+  });
+
+  it('F14: a batch due full is frozen full or not at all, while another process freezes from the same outcomes', async () => {
+    const posts: SyncBody[] = [];
+    const context = {
+      sql: db.sql,
+      platform: recordingPlatform(posts),
+      connectionId: 'c-shared',
+      log: silentLogger,
+    };
+    await gather('c-shared', 'TRANSACTION_SYNC', 7000);
+    // Another process is freezing 5,000 of the 7,000 (its transaction holds their rows).
+    const scope = { connectionId: 'c-shared', syncType: 'TRANSACTION_SYNC', syncRequestId: null };
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked!: () => void;
+    const lockedNow = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const other = db.sql.begin(async (tx) => {
+      await lockUnbatchedOutcomes(tx, scope, 5000);
+      locked();
+      await held;
+    });
+    await lockedNow;
+    // This process counts 7,000 waiting, so a full batch is due; 2,000 are free to freeze.
+    await freezeAndSend(context, ['TRANSACTION_SYNC'], { minItems: 5000 });
+    release();
+    await other;
+    expect(posts).toEqual([]);
     await freezeAndSend(context, ['TRANSACTION_SYNC']);
     expect(posts.map((p) => p.successful_syncs?.length)).toEqual([5000, 2000]);
   });
