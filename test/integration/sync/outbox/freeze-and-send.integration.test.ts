@@ -26,6 +26,15 @@ function recordingPlatform(posts: SyncBody[]): SyncPlatform {
   };
 }
 
+/** A report context for one connection, and the posts it makes. */
+function reportingTo(connectionId: string) {
+  const posts: SyncBody[] = [];
+  return {
+    posts,
+    context: { sql: db.sql, platform: recordingPlatform(posts), connectionId, log: silentLogger },
+  };
+}
+
 async function gather(connectionId: string, syncType: string, count: number): Promise<void> {
   const ids = Array.from({ length: count }, (_, i) => `${syncType}-${String(i).padStart(5, '0')}`);
   await claimRows(db.sql, { connectionId, syncType, objectIds: ids });
@@ -39,13 +48,7 @@ async function gather(connectionId: string, syncType: string, count: number): Pr
 
 describe('freezing and sending result batches', () => {
   it('F14: mid-run, only whole 5,000-item batches go out; the remainder waits for the end of the run', async () => {
-    const posts: SyncBody[] = [];
-    const context = {
-      sql: db.sql,
-      platform: recordingPlatform(posts),
-      connectionId: 'c-full',
-      log: silentLogger,
-    };
+    const { posts, context } = reportingTo('c-full');
     await gather('c-full', 'TRANSACTION_SYNC', 7000);
     await freezeAndSend(context, ['TRANSACTION_SYNC'], { minItems: 5000 });
     expect(posts.map((p) => p.successful_syncs?.length)).toEqual([5000]);
@@ -54,13 +57,7 @@ describe('freezing and sending result batches', () => {
   });
 
   it('F14: a batch due full is frozen full or not at all, while another process freezes from the same outcomes', async () => {
-    const posts: SyncBody[] = [];
-    const context = {
-      sql: db.sql,
-      platform: recordingPlatform(posts),
-      connectionId: 'c-shared',
-      log: silentLogger,
-    };
+    const { posts, context } = reportingTo('c-shared');
     await gather('c-shared', 'TRANSACTION_SYNC', 7000);
     // Another process is freezing 5,000 of the 7,000 (its transaction holds their rows).
     const scope = { connectionId: 'c-shared', syncType: 'TRANSACTION_SYNC', syncRequestId: null };
@@ -88,13 +85,7 @@ describe('freezing and sending result batches', () => {
   });
 
   it('decision table: when payments are due, waiting bills are flushed and sent before them', async () => {
-    const posts: SyncBody[] = [];
-    const context = {
-      sql: db.sql,
-      platform: recordingPlatform(posts),
-      connectionId: 'c-bills',
-      log: silentLogger,
-    };
+    const { posts, context } = reportingTo('c-bills');
     await gather('c-bills', 'BILL_SYNC', 10);
     await gather('c-bills', 'BILL_PAYMENT_SYNC', 5000);
     await freezeAndSend(context, ['BILL_SYNC', 'BILL_PAYMENT_SYNC'], { minItems: 5000 });
