@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readBooks } from '../support/tryton/books-check.ts';
 import { useTrytonSyncWorld } from '../support/tryton/tryton-world.ts';
-import { trytonAvailability } from '../support/tryton/use-tryton.ts';
+import { requireTryton } from '../support/tryton/use-tryton.ts';
 
-const availability = await trytonAvailability();
+await requireTryton();
 const CHILD = fileURLToPath(new URL('../support/tryton/sync-child.ts', import.meta.url));
 
 interface Effects {
@@ -19,7 +19,7 @@ interface ChildExit {
   wrote: boolean;
 }
 
-describe.skipIf(!availability.ok)('crash safety with Tryton', () => {
+describe('crash safety with Tryton', () => {
   const world = useTrytonSyncWorld();
 
   /** Runs the sync child; kills it with SIGKILL once it wrote to Tryton, or after killAfterMs. */

@@ -4,16 +4,16 @@ import { OBJECT_KINDS } from '../../src/sync/objects/kinds.ts';
 import { syncObjects } from '../../src/sync/objects/sync-objects.ts';
 import { readBooks } from '../support/tryton/books-check.ts';
 import { useTrytonSyncWorld } from '../support/tryton/tryton-world.ts';
-import { trytonAvailability } from '../support/tryton/use-tryton.ts';
+import { requireTryton } from '../support/tryton/use-tryton.ts';
 
-const availability = await trytonAvailability();
+await requireTryton();
 
 interface Effects {
   marks: { object_id: string; sync_type: string; result: string }[];
   summary: { synced_more_than_once: unknown[] };
 }
 
-describe.skipIf(!availability.ok)('object sync end to end (stub + Tryton 6.0)', () => {
+describe('object sync end to end (stub + Tryton 6.0)', () => {
   const world = useTrytonSyncWorld();
 
   async function runAll() {

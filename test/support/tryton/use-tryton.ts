@@ -6,26 +6,20 @@ import { ensureTrytonInstalled } from './install.ts';
 import { ensureTrytonServer } from './server.ts';
 
 /**
- * Tryton for one test file: `await trytonAvailability()` at the top of the file (installs
- * Tryton when missing, or says why it cannot), then `useTryton()` gives a database of the file's
- * own, cloned from the set-up template, on the shared trytond. The file skips with the printed
- * reason only when Tryton cannot be installed at all.
+ * Tryton for one test file: `await requireTryton()` at the top of the file (installs Tryton when
+ * missing), then `useTryton()` gives a database of the file's own, cloned from the set-up
+ * template, on the shared trytond. When Tryton cannot be installed, the file fails with the
+ * reason: a skipped suite would check nothing.
  */
 
-export type Availability = { ok: true } | { ok: false; reason: string };
+let installed: Promise<void> | undefined;
 
-let availability: Promise<Availability> | undefined;
-
-export function trytonAvailability(): Promise<Availability> {
-  availability ??= ensureTrytonInstalled().then((outcome) => {
-    if (outcome.ok) return { ok: true as const };
-    // CI installs Tryton (.ci/run): there a missing Tryton is a failure, never a silent skip.
-    if (process.env.CI)
-      throw new Error(`Tryton is required in CI but could not be installed: ${outcome.reason}`);
-    console.warn(`Tryton tests skipped: ${outcome.reason}`);
-    return outcome;
+export function requireTryton(): Promise<void> {
+  installed ??= ensureTrytonInstalled().then((outcome) => {
+    if (!outcome.ok)
+      throw new Error(`Tryton is needed by this test file but could not be installed: ${outcome.reason}`);
   });
-  return availability;
+  return installed;
 }
 
 export interface TrytonTestDatabase {

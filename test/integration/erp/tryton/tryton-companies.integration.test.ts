@@ -6,10 +6,10 @@ import { recordKey } from '../../../../src/erp/tryton/keys.ts';
 import { trytonOptionsFrom } from '../../../../src/erp/tryton/options.ts';
 import { failureOf, objects, referenceOf } from '../../../contract/erp-contract-objects.ts';
 import { readTrytonBooks, type TrytonBooks } from '../../../support/tryton/fixture.ts';
-import { trytonAvailability, useTryton } from '../../../support/tryton/use-tryton.ts';
+import { requireTryton, useTryton } from '../../../support/tryton/use-tryton.ts';
 import { showAllCompanies } from '../../../support/tryton/world-setup.ts';
 
-const availability = await trytonAvailability();
+await requireTryton();
 
 const Move = z.object({ id: z.number().int(), company: z.number().int(), journal: z.number().int() });
 const Line = z.object({ account: z.number().int() });
@@ -18,7 +18,7 @@ const Invoice = z.object({ id: z.number().int(), company: z.number().int(), stat
 const US = 'ent-us';
 const EU = 'ent-eu';
 
-describe.skipIf(!availability.ok)('Tryton adapter: several companies in one database (6.0)', () => {
+describe('Tryton adapter: several companies in one database (6.0)', () => {
   const tryton = useTryton();
   let first: TrytonBooks;
   let second: TrytonBooks;

@@ -2,12 +2,12 @@ import { describe } from 'vitest';
 import { createErp } from '../../../../src/erp/index.ts';
 import { runErpContract } from '../../../contract/erp-contract.ts';
 import { readTrytonBooks } from '../../../support/tryton/fixture.ts';
-import { trytonAvailability, useTryton } from '../../../support/tryton/use-tryton.ts';
+import { requireTryton, useTryton } from '../../../support/tryton/use-tryton.ts';
 import { showAllCompanies } from '../../../support/tryton/world-setup.ts';
 
-const availability = await trytonAvailability();
+await requireTryton();
 
-describe.skipIf(!availability.ok)('Tryton 6.0 over JSON-RPC', () => {
+describe('Tryton 6.0 over JSON-RPC', () => {
   const tryton = useTryton();
 
   runErpContract('tryton', async () => {
@@ -30,7 +30,7 @@ describe.skipIf(!availability.ok)('Tryton 6.0 over JSON-RPC', () => {
  * The same contract for an entity booked in the database's second company (not the user's
  * current one) through the company mapping, the user seeing every company it may work in.
  */
-describe.skipIf(!availability.ok)('Tryton 6.0, an entity mapped to a second company', () => {
+describe('Tryton 6.0, an entity mapped to a second company', () => {
   const tryton = useTryton();
   const entityId = 'ent-eu';
 

@@ -7,9 +7,9 @@ import { recordKey } from '../../../../src/erp/tryton/keys.ts';
 import { objects, referenceOf } from '../../../contract/erp-contract-objects.ts';
 import { readBooks } from '../../../support/tryton/books-check.ts';
 import { readTrytonBooks, type TrytonBooks } from '../../../support/tryton/fixture.ts';
-import { trytonAvailability, useTryton } from '../../../support/tryton/use-tryton.ts';
+import { requireTryton, useTryton } from '../../../support/tryton/use-tryton.ts';
 
-const availability = await trytonAvailability();
+await requireTryton();
 
 const Invoice = z.object({
   id: z.number().int(),
@@ -18,7 +18,7 @@ const Invoice = z.object({
 });
 const Session = z.object({ id: z.number().int() });
 
-describe.skipIf(!availability.ok)('Tryton adapter: what Tryton holds after writes', () => {
+describe('Tryton adapter: what Tryton holds after writes', () => {
   const tryton = useTryton();
   let books: TrytonBooks;
   let erp: ErpAdapter;
