@@ -18,17 +18,17 @@ export interface RunningJoiner {
 export const JOIN_POLL_MS = 2_000;
 
 /**
- * Cursors of a joined share: half the starter's. The run's starter already reads with its full
- * set, and every cursor more cuts the ranges smaller, each ending on a partial page (a request
- * more). Benchmark scenario 1c (two processes, 60,000 objects): 661 requests with 12 cursors in
- * the joiner, against 612 at the least.
+ * Cursors of a joined share: half the starter's, handed over by the starter (split-reader.ts),
+ * which then reads with the other half. More would only cut the ranges smaller near the end, each
+ * ending on a partial page (a request more). Benchmark scenario 1c (two processes, 60,000
+ * objects): 661 requests with 12 cursors in a joiner that cut its ranges, against 612 at the least.
  */
 export const JOIN_SLICES = Math.max(1, Math.floor(SYNC_DEFAULTS.slices / 2));
 
 /**
  * Scale-out on one kind: a worker process looks every two seconds for a bulk sync another process
  * started (read_runs in PostgreSQL) and still has ranges to read, and joins it: it claims ranges,
- * or cuts the one with most left, and writes and reports what it reads. The kind lock stays with
+ * or has the ranges with most left handed over to it, and writes and reports what it reads. The kind lock stays with
  * the starter; every write stays single through the sync ledger's claims and the ERP's own
  * idempotency, so a joiner that dies loses nothing (its ranges go back to the others).
  */

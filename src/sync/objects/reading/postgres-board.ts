@@ -3,7 +3,14 @@ import { hostname } from 'node:os';
 import type { Sql } from 'postgres';
 import type { DateRange } from './date-range.ts';
 import type { PageOrder } from './page-order.ts';
-import { boundAfterCut, type HeldRange, type RangeBoard, type RangeRow } from './range-board.ts';
+import {
+  boundAfterCut,
+  type HeldRange,
+  type Progress,
+  type RangeBoard,
+  type RangeRow,
+  resumedRange,
+} from './range-board.ts';
 
 /**
  * A reader that has not reported a page for this long is taken for dead: its range goes to the
@@ -32,6 +39,7 @@ interface RangeRecord {
   reader: string | null;
   position: string | null;
   items: number;
+  wanted_by: string | null;
 }
 
 const ms = (v: string | null) => (v === null ? null : Number(v));
@@ -45,6 +53,7 @@ function toRow(r: RangeRecord): RangeRow {
     reader: r.reader,
     position: ms(r.position),
     items: r.items,
+    wantedBy: r.wanted_by,
   };
 }
 
@@ -141,26 +150,29 @@ export class PostgresBoard implements RangeBoard {
 
   async claim(reader: string): Promise<HeldRange | null> {
     const [row] = await this.sql<RangeRecord[]>`
-      update read_ranges g set state = 'reading', reader = ${reader}, position = null, items = 0, touched_at = now()
+      update read_ranges g set state = 'reading', reader = ${reader}, wanted_by = null, position = null, items = 0, touched_at = now()
        where (g.run_id, g.id) = (
          select run_id, id from read_ranges
           where run_id = ${this.runId}
-            and (state = 'open' or (state = 'reading' and touched_at < now() - make_interval(secs => ${this.staleMs / 1000})))
-          order by id limit 1
+            and ((state = 'open' and (wanted_by is null or wanted_by = ${reader}))
+                 or (state in ('open', 'reading') and touched_at < now() - make_interval(secs => ${this.staleMs / 1000})))
+          order by wanted_by is not distinct from ${reader} desc, id limit 1
           for update skip locked)
       returning g.*`;
     return row ? held(toRow(row)) : null;
   }
 
-  async progress(id: number, position: number | null, items: number): Promise<DateRange> {
-    const [row] = await this.sql<{ bound_from: string | null; bound_to: string | null; trusted: boolean }[]>`
+  async progress(id: number, position: number | null, items: number): Promise<Progress> {
+    const [row] = await this.sql<
+      { bound_from: string | null; bound_to: string | null; wanted_by: string | null; trusted: boolean }[]
+    >`
       update read_ranges g set position = coalesce(${position}, g.position), items = ${items}, touched_at = now()
         from read_runs r
        where g.run_id = ${this.runId} and g.id = ${id} and r.run_id = g.run_id
-      returning g.bound_from, g.bound_to, r.trusted`;
-    if (!row) return { from: null, to: null };
+      returning g.bound_from, g.bound_to, g.wanted_by, r.trusted`;
+    if (!row) return { bound: { from: null, to: null }, handOver: false };
     this.cachedTrust = this.cachedTrust && row.trusted;
-    return { from: ms(row.bound_from), to: ms(row.bound_to) };
+    return { bound: { from: ms(row.bound_from), to: ms(row.bound_to) }, handOver: row.wanted_by !== null };
   }
 
   async narrow(id: number, bound: DateRange): Promise<void> {
@@ -176,8 +188,46 @@ export class PostgresBoard implements RangeBoard {
 
   async release(id: number): Promise<void> {
     await this.sql`
-      update read_ranges set state = 'open', reader = null, position = null, items = 0, touched_at = now()
+      update read_ranges set state = 'open', reader = null, wanted_by = null, position = null, items = 0, touched_at = now()
        where run_id = ${this.runId} and id = ${id} and state = 'reading'`;
+  }
+
+  async askHandover(reader: string, choose: Parameters<RangeBoard['askHandover']>[1]): Promise<number> {
+    return this.sql.begin(async (tx) => {
+      await tx`select 1 from read_runs where run_id = ${this.runId} for update`;
+      const rows = (
+        await tx<RangeRecord[]>`
+          select * from read_ranges
+           where run_id = ${this.runId} and state = 'reading' and reader <> ${reader} and wanted_by is null`
+      ).map(toRow);
+      const ids = choose(rows);
+      if (ids.length === 0) return 0;
+      await tx`
+        update read_ranges set wanted_by = ${reader}
+         where run_id = ${this.runId} and id in ${tx(ids)} and state = 'reading'`;
+      return ids.length;
+    }) as Promise<number>;
+  }
+
+  async handOver(id: number, resumeAt: { from: number } | { to: number }): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const [record] = await tx<RangeRecord[]>`
+        select * from read_ranges where run_id = ${this.runId} and id = ${id} for update`;
+      if (record?.state !== 'reading') return;
+      const { filter, bound } = resumedRange(toRow(record), resumeAt);
+      await tx`
+        update read_ranges
+           set state = 'open', reader = null, position = null, items = 0, touched_at = now(),
+               filter_from = ${filter.from}, filter_to = ${filter.to},
+               bound_from = ${bound.from}, bound_to = ${bound.to}
+         where run_id = ${this.runId} and id = ${id}`;
+    });
+  }
+
+  async withdraw(reader: string): Promise<void> {
+    await this.sql`
+      update read_ranges set wanted_by = null
+       where run_id = ${this.runId} and wanted_by = ${reader} and state in ('open', 'reading')`;
   }
 
   async split(choose: Parameters<RangeBoard['split']>[0]): Promise<boolean> {
@@ -201,7 +251,9 @@ export class PostgresBoard implements RangeBoard {
   async readingElsewhere(reader: string): Promise<number> {
     const [row] = await this.sql<{ n: number }[]>`
       select count(*)::int as n from read_ranges
-       where run_id = ${this.runId} and state = 'reading' and reader <> ${reader}`;
+       where run_id = ${this.runId}
+         and ((state = 'reading' and reader <> ${reader})
+              or (state = 'open' and wanted_by is not null and wanted_by <> ${reader}))`;
     return row?.n ?? 0;
   }
 

@@ -1,7 +1,13 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { ReadItem, ReadPage } from '../../../../../src/sync/objects/platform-port.ts';
 import { contains, type DateRange } from '../../../../../src/sync/objects/reading/date-range.ts';
-import { readSplit, type SplitReadStats } from '../../../../../src/sync/objects/reading/split-reader.ts';
+import { MemoryBoard } from '../../../../../src/sync/objects/reading/range-board.ts';
+import {
+  chooseCut,
+  readSplit,
+  type SplitReadStats,
+} from '../../../../../src/sync/objects/reading/split-reader.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 23);
@@ -18,7 +24,7 @@ interface Dated {
  */
 function listing(
   objects: Dated[],
-  options: { order?: 'asc' | 'desc' | 'shuffled'; ignoreDates?: boolean } = {},
+  options: { order?: 'asc' | 'desc' | 'shuffled'; ignoreDates?: boolean; pageMs?: number } = {},
 ) {
   const ordered = [...objects];
   if (options.order === 'desc') ordered.sort((a, b) => b.at - a.at);
@@ -30,7 +36,7 @@ function listing(
     const matching = options.ignoreDates ? ordered : ordered.filter((o) => contains(range, o.at));
     for (let i = 0; ; i += 100) {
       requests++;
-      await Promise.resolve();
+      await (options.pageMs ? sleep(options.pageMs) : Promise.resolve());
       const items: ReadItem[] = matching
         .slice(i, i + 100)
         .map((o) => ({ ok: true, value: { id: o.id, user_transaction_time: new Date(o.at).toISOString() } }));
@@ -160,5 +166,104 @@ describe('split reader (docs/platform.md F28: transactions split by from_date / 
     const one = listing(spread(500, NOW - DAY, NOW));
     expect((await readAll(one.source, 1)).seen.size).toBe(500);
     expect(one.requests()).toBe(5);
+  });
+
+  it('a joiner takes ranges over at a page boundary instead of cutting them: no page more', async () => {
+    const objects = spread(12_000, NOW - 30 * DAY, NOW);
+    const list = listing(objects, { pageMs: 2 });
+    const board = new MemoryBoard();
+    const seen = new Map<string, number>();
+    const count = async (pages: AsyncIterable<ReadPage>) => {
+      for await (const page of pages)
+        for (const item of page.items) {
+          const id = (item as { value: { id: string } }).value.id;
+          seen.set(id, (seen.get(id) ?? 0) + 1);
+        }
+    };
+    const stats: Record<string, SplitReadStats> = {};
+    const read = (reader: string, role: 'start' | 'join', cursors: number) =>
+      readSplit(list.source, {
+        cursors,
+        board,
+        reader,
+        role,
+        pollMs: 5,
+        now: () => NOW,
+        onDone: (s) => (stats[reader] = s),
+      });
+    const starting = count(read('starter', 'start', 6));
+    while ((await board.order()) === null) await sleep(1);
+    await sleep(10); // the starter's cursors are under way
+    await Promise.all([starting, count(read('joiner', 'join', 3))]);
+
+    const starter = stats.starter!;
+    const joiner = stats.joiner!;
+    expect(joiner.takenOver).toBe(3);
+    expect(starter.handedOver).toBe(3);
+    expect(seen.size).toBe(objects.length);
+    // A handed-over range resumes at the last date read: that one object is read twice.
+    expect([...seen.values()].filter((n) => n > 1)).toHaveLength(3);
+    // One page per 100 objects, plus a partial last page per range that ends: a handed-over
+    // range ends once, where it would have ended anyway.
+    const ends = starter.cursors + joiner.cursors - joiner.takenOver;
+    expect(list.requests()).toBeLessThanOrEqual(120 + ends + 1);
+  });
+
+  it('a joiner whose ranges are not handed over in time cuts instead', async () => {
+    const objects = spread(6_000, NOW - 30 * DAY, NOW);
+    const list = listing(objects, { pageMs: 2 });
+    const board = new MemoryBoard();
+    // The starter's reader never answers: its ranges stay with it.
+    board.askHandover = async () => 0;
+    const seen = new Set<string>();
+    let joiner: SplitReadStats | null = null;
+    const drain = async (pages: AsyncIterable<ReadPage>) => {
+      for await (const page of pages)
+        for (const item of page.items) seen.add((item as { value: { id: string } }).value.id);
+    };
+    const starting = drain(
+      readSplit(list.source, { cursors: 4, board, reader: 's', pollMs: 5, now: () => NOW }),
+    );
+    while ((await board.order()) === null) await sleep(1);
+    await Promise.all([
+      starting,
+      drain(
+        readSplit(list.source, {
+          cursors: 2,
+          board,
+          reader: 'j',
+          role: 'join',
+          pollMs: 5,
+          now: () => NOW,
+          onDone: (s) => (joiner = s),
+        }),
+      ),
+    ]);
+    // A cut made by another reader reaches a cursor after its page in flight, which may hold
+    // objects past the cut: those are read twice (the sync ledger skips the second reading).
+    expect(seen.size).toBe(objects.length);
+    expect(joiner!.takenOver).toBe(0);
+    expect(joiner!.splits).toBeGreaterThan(0);
+  });
+
+  it('a range open at its newest end (oldest first) is cut before now, never past it', () => {
+    const row = (position: number) => ({
+      id: 3,
+      filter: { from: NOW - 10 * DAY, to: null },
+      bound: { from: NOW - 10 * DAY, to: null },
+      state: 'reading' as const,
+      reader: 'r',
+      position,
+      items: 10_000,
+      wantedBy: null,
+    });
+    // 10,000 objects over 8 days read, 2 days to now: cut in the middle of those 2 days.
+    expect(chooseCut([row(NOW - 2 * DAY)], 'ascending', NOW, 300)).toEqual({
+      id: 3,
+      at: NOW - DAY,
+      part: { from: NOW - DAY, to: null },
+    });
+    // Read up to now: a cut would open a range holding nothing.
+    expect(chooseCut([row(NOW)], 'ascending', NOW, 300)).toBeNull();
   });
 });
