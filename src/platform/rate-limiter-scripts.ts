@@ -33,7 +33,15 @@ import { RedisScript } from './redis-script.ts';
  * ARGV[8] callers of this lane waiting in this process, the asking one included
  * ARGV[9] how long a registration outlives the wait it was made for, in ms
  * ARGV[10] permits of the window bulk callers leave free while the priority lane is in use
- * Returns {1, 0} when granted, {0, ms} when the caller must wait ms before asking again.
+ * Returns {1, ms} when granted for a request sent ms from now (0: at once), {0, ms} when the
+ * caller must wait ms before asking again.
+ *
+ * When the gap alone holds a caller back and its slot is at most one gap away, the slot is
+ * granted ahead, scored at the time it falls due: the caller sends then, and the next caller asks
+ * meanwhile. Asking only once the slot has come would add a round trip and a timer's lateness to
+ * every gap, and the first window's spacing is repeated by every later window (benchmark
+ * scenario 1: 13 ms gaps came out 15-17 ms). A slot granted ahead is the newest in the log, so
+ * the window holds at most max at its time as it does now.
  */
 export const ACQUIRE_PERMIT = new RedisScript(
   `
@@ -126,17 +134,20 @@ if count >= room then
   end
   return refuse(ms)
 end
+local at = now
 if gap > 0 and count > 0 then
   local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
   local next_at = tonumber(last[2]) + gap * (1 + held)
-  if next_at > now then
-    return refuse(next_at - now)
+  if next_at - now > gap then
+    -- Ask again when the slot is one gap away.
+    return refuse(next_at - now - gap)
   end
+  if next_at > now then at = next_at end
 end
-redis.call('ZADD', KEYS[1], now, ARGV[3])
+redis.call('ZADD', KEYS[1], at, ARGV[3])
 redis.call('PEXPIRE', KEYS[1], window + 1000)
 if priority then
-  redis.call('ZADD', KEYS[3], now, ARGV[3])
+  redis.call('ZADD', KEYS[3], at, ARGV[3])
   redis.call('PEXPIRE', KEYS[3], window + 1000)
 end
 -- Callers queued behind this one keep the registration until they ask.
@@ -145,7 +156,7 @@ if callers > 1 then
 else
   redis.call('HDEL', own, waiter)
 end
-return {1, 0}
+return {1, at - now}
 `,
   5,
 );

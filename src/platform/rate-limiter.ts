@@ -164,13 +164,18 @@ export class RedisRateLimiter {
     this.lanes = { priority: lane('priority'), bulk: lane('bulk') };
   }
 
-  /** Waits for a permit for one HTTP attempt, in the lane of the calling context (priority.ts). */
-  acquire(): Promise<void> {
+  /**
+   * Waits for a permit for one HTTP attempt, in the lane of the calling context (priority.ts).
+   * The lane's next caller asks Redis as soon as this one holds its slot, even one granted a
+   * little ahead (see ACQUIRE_PERMIT) that this caller still waits for.
+   */
+  async acquire(): Promise<void> {
     const lane = this.lanes[currentLane()];
     lane.queued++;
     const turn = lane.tail.then(() => this.acquireInTurn(lane)).finally(() => lane.queued--);
     lane.tail = turn.catch(() => undefined);
-    return turn;
+    const dueInMs = await turn;
+    if (dueInMs > 0) await sleep(dueInMs, this.closing.signal);
   }
 
   /** A 429 arrived: pause every process for retryAfterMs (F3), and count it. */
@@ -200,17 +205,23 @@ export class RedisRateLimiter {
     }
   }
 
-  private async acquireInTurn(lane: LaneQueue): Promise<void> {
+  /** Takes a permit in turn; returns in how many ms its request is due (0: at once). */
+  private async acquireInTurn(lane: LaneQueue): Promise<number> {
     const started = Date.now();
     let waited = false;
+    let dueInMs = 0;
     for (;;) {
       if (this.closing.signal.aborted) throw new LimiterClosedError();
-      const waitMs = await this.tryOnce(lane);
-      if (waitMs === 0) break;
+      const answer = await this.tryOnce(lane);
+      if (answer.granted) {
+        dueInMs = answer.ms;
+        break;
+      }
       waited = true;
-      await sleep(waitMs, this.closing.signal);
+      await sleep(answer.ms, this.closing.signal);
     }
-    const waitMs = waited ? Date.now() - started : 0;
+    if (dueInMs > 0) waited = true;
+    const waitMs = waited ? Date.now() - started + dueInMs : 0;
     this.counters.permitsGranted++;
     if (waited) {
       this.counters.waitedAcquisitions++;
@@ -220,10 +231,11 @@ export class RedisRateLimiter {
       this.counters.priorityPermits++;
       this.counters.priorityWaitMs += waitMs;
     }
+    return dueInMs;
   }
 
-  /** 0 when a permit was taken, else how long until one may be free. */
-  private async tryOnce(lane: LaneQueue): Promise<number> {
+  /** A permit (its request due in ms), or how long until one may be free. */
+  private async tryOnce(lane: LaneQueue): Promise<{ granted: boolean; ms: number }> {
     const { max, margin, windowMs, windowPadMs } = this.options;
     const member = `${this.memberPrefix}:${++this.sequence}`;
     const reply = await ACQUIRE_PERMIT.run(
@@ -242,7 +254,7 @@ export class RedisRateLimiter {
         this.reserve,
       ],
     );
-    const [granted, waitMs] = reply as [number, number];
-    return granted === 1 ? 0 : Math.max(1, waitMs);
+    const [granted, ms] = reply as [number, number];
+    return granted === 1 ? { granted: true, ms: Math.max(0, ms) } : { granted: false, ms: Math.max(1, ms) };
   }
 }

@@ -86,6 +86,29 @@ describe('RedisRateLimiter (docs/platform.md F3)', () => {
     l.close();
   });
 
+  it('a slot one gap away is granted ahead: queued permits fall due exactly a gap apart', async () => {
+    const l = limiter('ahead', 100, 10_000, 0, 0, 50);
+    const sent: number[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        await l.acquire();
+        sent.push(Date.now());
+      }),
+    );
+    // Each permit is logged at the time it falls due, the last one's plus the gap, and not at the
+    // time a caller came back for it (a round trip and a timer's lateness later).
+    const log = await redis
+      .connect()
+      .zrange(`${redis.prefix}:ratelimit:{ahead}:log`, '0', '-1', 'WITHSCORES');
+    const scores = log.filter((_, i) => i % 2 === 1).map(Number);
+    expect(scores).toHaveLength(8);
+    expect(scores.slice(1).map((t, i) => t - scores[i]!)).toEqual(Array(7).fill(50));
+    // And each caller waits for its slot before it returns.
+    const gaps = sent.slice(1).map((t, i) => t - sent[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(40);
+    l.close();
+  });
+
   it('keeps egress identities apart', async () => {
     const a = limiter('ip-a', 3, 10_000);
     const b = limiter('ip-b', 3, 10_000);
