@@ -84,6 +84,30 @@ describe('freezing and sending result batches', () => {
     expect(posts.map((p) => p.successful_syncs?.length)).toEqual([5000, 2000]);
   });
 
+  it('F15: two processes sending the frozen batches at once post each batch once', async () => {
+    const posts: SyncBody[] = [];
+    const slow: SyncPlatform = {
+      ...recordingPlatform(posts),
+      async postSyncs(body) {
+        // The post takes a while, so the other process lists the batch while it is on its way.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return recordingPlatform(posts).postSyncs(body);
+      },
+    };
+    const context = { sql: db.sql, platform: slow, connectionId: 'c-twice', log: silentLogger };
+    await gather('c-twice', 'TRANSACTION_SYNC', 6000);
+    // Both processes freeze what waits and send every frozen batch of the connection.
+    const counts = await Promise.all([
+      freezeAndSend(context, ['TRANSACTION_SYNC']),
+      freezeAndSend(context, ['TRANSACTION_SYNC']),
+    ]);
+    expect(posts.map((p) => p.successful_syncs?.length).sort()).toEqual([1000, 5000]);
+    expect(counts[0]!.batches + counts[1]!.batches).toBe(2);
+    const [left] = await db.sql<{ n: number }[]>`
+      select count(*)::int as n from result_batches where connection_id = 'c-twice' and state = 'FROZEN'`;
+    expect(left?.n).toBe(0);
+  });
+
   it('decision table: when payments are due, waiting bills are flushed and sent before them', async () => {
     const { posts, context } = reportingTo('c-bills');
     await gather('c-bills', 'BILL_SYNC', 10);
