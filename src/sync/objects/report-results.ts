@@ -67,13 +67,23 @@ async function sendOnce(context: ReportContext, batch: FrozenBatch, counts: Repo
  */
 export async function sendFrozen(
   context: ReportContext,
-  filter: { syncTypes?: readonly SyncType[]; syncRequestId?: string } = {},
+  filter: {
+    syncTypes?: readonly SyncType[];
+    /** Only the batches of this sync-button request. */
+    syncRequestId?: string;
+    /** Only batches of no sync-button request. */
+    withoutRequests?: boolean;
+  } = {},
 ): Promise<ReportCounts> {
   const counts: ReportCounts = { batches: 0, items: 0, rejected: 0 };
   const pending = await frozenBatches(
     context.sql,
     context.connectionId,
-    filter.syncRequestId ? { syncRequestId: filter.syncRequestId } : {},
+    filter.syncRequestId
+      ? { syncRequestId: filter.syncRequestId }
+      : filter.withoutRequests
+        ? { withoutRequests: true }
+        : {},
   );
   const wanted = filter.syncTypes ? new Set<string>(filter.syncTypes) : null;
   const ordered = pending
@@ -130,8 +140,11 @@ export async function freezeAndSend(
       left -= batch.itemCount;
     }
   }
+  // A bulk run leaves a press's batches to the press (its run posts them in the priority lane; a
+  // bulk run holding one's lock while it waits for a bulk permit would hold the press's answer
+  // up). Batches a crash left are sent when a run starts (sendFrozen with no filter).
   return sendFrozen(context, {
     syncTypes,
-    ...(options.syncRequestId ? { syncRequestId: options.syncRequestId } : {}),
+    ...(options.syncRequestId ? { syncRequestId: options.syncRequestId } : { withoutRequests: true }),
   });
 }

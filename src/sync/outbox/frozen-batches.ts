@@ -5,7 +5,7 @@ import type { FrozenBatch, SyncBody } from './freeze-batch.ts';
 export async function frozenBatches(
   sql: Sql,
   connectionId: string,
-  filter: { syncType?: string; syncRequestId?: string } = {},
+  filter: { syncType?: string; syncRequestId?: string; withoutRequests?: boolean } = {},
 ): Promise<FrozenBatch[]> {
   const rows = await sql<
     {
@@ -22,6 +22,7 @@ export async function frozenBatches(
     where connection_id = ${connectionId} and state = 'FROZEN'
       ${filter.syncType ? sql`and sync_type = ${filter.syncType}` : sql``}
       ${filter.syncRequestId ? sql`and sync_request_id = ${filter.syncRequestId}` : sql``}
+      ${filter.withoutRequests ? sql`and sync_request_id is null` : sql``}
     order by id`;
   return rows.map((r) => ({
     id: String(r.id),

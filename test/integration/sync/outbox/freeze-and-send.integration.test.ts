@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
 import type { SyncPlatform } from '../../../../src/sync/objects/platform-port.ts';
-import { freezeAndSend } from '../../../../src/sync/objects/report-results.ts';
-import type { SyncBody } from '../../../../src/sync/outbox/freeze-batch.ts';
+import { freezeAndSend, sendFrozen } from '../../../../src/sync/objects/report-results.ts';
+import { freezeBatch, type SyncBody } from '../../../../src/sync/outbox/freeze-batch.ts';
 import { lockUnbatchedOutcomes } from '../../../../src/sync/sync-ledger/batches.ts';
 import { claimRows } from '../../../../src/sync/sync-ledger/claims.ts';
 import { recordOutcomes } from '../../../../src/sync/sync-ledger/outcomes.ts';
@@ -35,9 +35,22 @@ function reportingTo(connectionId: string) {
   };
 }
 
-async function gather(connectionId: string, syncType: string, count: number): Promise<void> {
-  const ids = Array.from({ length: count }, (_, i) => `${syncType}-${String(i).padStart(5, '0')}`);
-  await claimRows(db.sql, { connectionId, syncType, objectIds: ids });
+async function gather(
+  connectionId: string,
+  syncType: string,
+  count: number,
+  syncRequestId?: string,
+): Promise<void> {
+  const ids = Array.from(
+    { length: count },
+    (_, i) => `${syncType}-${syncRequestId ?? ''}${String(i).padStart(5, '0')}`,
+  );
+  await claimRows(db.sql, {
+    connectionId,
+    syncType,
+    objectIds: ids,
+    ...(syncRequestId ? { syncRequestId } : {}),
+  });
   await recordOutcomes(
     db.sql,
     connectionId,
@@ -106,6 +119,28 @@ describe('freezing and sending result batches', () => {
     const [left] = await db.sql<{ n: number }[]>`
       select count(*)::int as n from result_batches where connection_id = 'c-twice' and state = 'FROZEN'`;
     expect(left?.n).toBe(0);
+  });
+
+  it("G28: a bulk run leaves a press's frozen batch to the press; a run's start sends what a crash left", async () => {
+    const { posts, context } = reportingTo('c-press');
+    await gather('c-press', 'TRANSACTION_SYNC', 30, 'sr-1');
+    // The press froze its results and has not posted them yet.
+    const press = await freezeBatch(db.sql, {
+      connectionId: 'c-press',
+      syncType: 'TRANSACTION_SYNC',
+      syncRequestId: 'sr-1',
+      max: 5000,
+    });
+    expect(press?.itemCount).toBe(30);
+    await gather('c-press', 'TRANSACTION_SYNC', 200);
+    await freezeAndSend(context, ['TRANSACTION_SYNC']);
+    expect(posts.map((p) => [p.sync_request_id ?? null, p.successful_syncs?.length])).toEqual([[null, 200]]);
+    // Left behind (the press's run died): the next run's start sends it.
+    await sendFrozen(context, { syncTypes: ['TRANSACTION_SYNC'] });
+    expect(posts.map((p) => [p.sync_request_id ?? null, p.successful_syncs?.length])).toEqual([
+      [null, 200],
+      ['sr-1', 30],
+    ]);
   });
 
   it('decision table: when payments are due, waiting bills are flushed and sent before them', async () => {
