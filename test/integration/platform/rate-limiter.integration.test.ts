@@ -26,6 +26,20 @@ function limiter(egressId: string, max: number, windowMs: number, margin = 0, wi
   );
 }
 
+/** Takes `count` permits at once; when each caller had its permit, in order. */
+async function acquiredAt(l: RedisRateLimiter, count: number): Promise<number[]> {
+  const stamps: number[] = [];
+  await Promise.all(
+    Array.from({ length: count }, async () => {
+      await l.acquire();
+      stamps.push(Date.now());
+    }),
+  );
+  return stamps;
+}
+
+const gapsBetween = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
+
 describe('RedisRateLimiter (docs/platform.md F3)', () => {
   it('F3: limiters sharing an egress id never grant more than max - margin in any window', async () => {
     const windowMs = 400;
@@ -74,27 +88,13 @@ describe('RedisRateLimiter (docs/platform.md F3)', () => {
 
   it('spaces permits by minGapMs, so a window opens as a stream and not a burst', async () => {
     const l = limiter('gap', 100, 10_000, 0, 0, 40);
-    const stamps: number[] = [];
-    await Promise.all(
-      Array.from({ length: 6 }, async () => {
-        await l.acquire();
-        stamps.push(Date.now());
-      }),
-    );
-    const gaps = stamps.slice(1).map((t, i) => t - stamps[i]!);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(35);
+    expect(Math.min(...gapsBetween(await acquiredAt(l, 6)))).toBeGreaterThanOrEqual(35);
     l.close();
   });
 
   it('a slot one gap away is granted ahead: queued permits fall due exactly a gap apart', async () => {
     const l = limiter('ahead', 100, 10_000, 0, 0, 50);
-    const sent: number[] = [];
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        await l.acquire();
-        sent.push(Date.now());
-      }),
-    );
+    const sent = await acquiredAt(l, 8);
     // Each permit is logged at the time it falls due, the last one's plus the gap, and not at the
     // time a caller came back for it (a round trip and a timer's lateness later).
     const log = await redis
@@ -102,10 +102,9 @@ describe('RedisRateLimiter (docs/platform.md F3)', () => {
       .zrange(`${redis.prefix}:ratelimit:{ahead}:log`, '0', '-1', 'WITHSCORES');
     const scores = log.filter((_, i) => i % 2 === 1).map(Number);
     expect(scores).toHaveLength(8);
-    expect(scores.slice(1).map((t, i) => t - scores[i]!)).toEqual(Array(7).fill(50));
+    expect(gapsBetween(scores)).toEqual(Array(7).fill(50));
     // And each caller waits for its slot before it returns.
-    const gaps = sent.slice(1).map((t, i) => t - sent[i]!);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(40);
+    expect(Math.min(...gapsBetween(sent))).toBeGreaterThanOrEqual(40);
     l.close();
   });
 
