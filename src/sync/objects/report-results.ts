@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import type { Logger } from '../../log.ts';
 import type { SyncType } from '../../platform/schemas/syncs.ts';
 import { ackBatch, noteBatchFailure } from '../outbox/ack-batch.ts';
+import { whileBatchFrozen } from '../outbox/batch-lock.ts';
 import { type FrozenBatch, freezeBatch, RESULT_BATCH_MAX } from '../outbox/freeze-batch.ts';
 import { frozenBatches } from '../outbox/frozen-batches.ts';
 import { countUnbatchedOutcomes } from '../sync-ledger/batches.ts';
@@ -43,21 +44,14 @@ async function send(context: ReportContext, batch: FrozenBatch, counts: ReportCo
 }
 
 /**
- * Sends a frozen batch unless it was acknowledged meanwhile. Every process of a shared run (and a
- * sync-button run beside a bulk one) lists the connection's frozen batches, so two may hold the
- * same batch: posting it twice changes nothing on the platform (one idempotency key, F15) but
- * spends a request of the rate budget (benchmark 1c: 8 of 19 result posts were such repeats).
- * The batch's lock, held while it is posted and acknowledged, makes the second process wait, then
- * find it acknowledged and go on. Waiting rather than skipping keeps the order of sync types
- * (G23). The lock is a transaction's: a process that dies releases it with its connection.
+ * Sends a frozen batch unless it was acknowledged meanwhile (whileBatchFrozen). Two processes may
+ * list the same frozen batch: posting it twice changes nothing on the platform (one idempotency
+ * key, F15) but spends a request of the rate budget (benchmark 1c: 8 of 19 result posts were
+ * such repeats). The second sender waits rather than skips, which keeps the order of sync types
+ * (G23).
  */
 async function sendOnce(context: ReportContext, batch: FrozenBatch, counts: ReportCounts): Promise<void> {
-  await context.sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(hashtext(${`ledgersync:result-batch:${batch.id}`}))`;
-    const [row] = await tx<{ state: string }[]>`select state from result_batches where id = ${batch.id}`;
-    if (row?.state !== 'FROZEN') return;
-    await send(context, batch, counts);
-  });
+  await whileBatchFrozen(context.sql, batch.id, () => send(context, batch, counts));
 }
 
 /**
