@@ -70,15 +70,7 @@ export async function sendFrozen(
   } = {},
 ): Promise<ReportCounts> {
   const counts: ReportCounts = { batches: 0, items: 0, rejected: 0 };
-  const pending = await frozenBatches(
-    context.sql,
-    context.connectionId,
-    filter.syncRequestId
-      ? { syncRequestId: filter.syncRequestId }
-      : filter.withoutRequests
-        ? { withoutRequests: true }
-        : {},
-  );
+  const pending = await frozenBatches(context.sql, context.connectionId, filter);
   const wanted = filter.syncTypes ? new Set<string>(filter.syncTypes) : null;
   const ordered = pending
     .filter((b) => !wanted || wanted.has(b.syncType))

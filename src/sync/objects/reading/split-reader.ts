@@ -185,15 +185,24 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
         if (!('error' in failed)) failed.error = error;
       });
   };
-  const close = async (cursor: Cursor): Promise<void> => {
+  /** Ends a cursor after its last report; its range is done, or `settle` says what becomes of it. */
+  const close = async (
+    cursor: Cursor,
+    settle: (id: number) => Promise<void> = (id) => board.finish(id),
+  ): Promise<void> => {
     active.delete(cursor);
     await cursor.reported;
-    await board.finish(cursor.held.id);
+    await settle(cursor.held.id);
     await cursor.iterator.return?.();
   };
-  const cut = async (): Promise<boolean> => {
+  /** The date order ranges are cut and handed over in, or null when the platform keeps none. */
+  const datedOrder = async (): Promise<'ascending' | 'descending' | null> => {
     const order = await board.order();
-    if ((order !== 'ascending' && order !== 'descending') || !(await board.trusted())) return false;
+    return (order === 'ascending' || order === 'descending') && (await board.trusted()) ? order : null;
+  };
+  const cut = async (): Promise<boolean> => {
+    const order = await datedOrder();
+    if (!order) return false;
     let chosen: ReturnType<typeof chooseCut> = null;
     const done = await board.split((rows) => {
       chosen = chooseCut(rows, order, now(), minSplit);
@@ -209,17 +218,14 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
   };
   /** Asks the readers of the ranges with most left to hand `count` of them over (a joiner's start). */
   const askForRanges = async (count: number): Promise<number> => {
-    const order = await board.order();
-    if ((order !== 'ascending' && order !== 'descending') || !(await board.trusted())) return 0;
+    const order = await datedOrder();
+    if (!order) return 0;
     return board.askHandover(reader, (rows) => chooseHandovers(rows, order, now(), count, 2 * minSplit));
   };
   /** Hands a range over at the end of the page just read: the reader that asked goes on from there. */
   const handOver = async (cursor: Cursor, order: 'ascending' | 'descending'): Promise<void> => {
     const at = cursor.position!;
-    active.delete(cursor);
-    await cursor.reported;
-    await cursor.iterator.return?.();
-    await board.handOver(cursor.held.id, order === 'ascending' ? { from: at } : { to: at + 1 });
+    await close(cursor, (id) => board.handOver(id, order === 'ascending' ? { from: at } : { to: at + 1 }));
     target = Math.max(1, target - 1);
     stats.handedOver++;
   };
@@ -243,14 +249,11 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
         handoverUntil = Date.now() + HANDOVER_WAIT_MS;
         if (awaitedHandovers > 0) return;
       }
-      if (!((await cut()) && (await claimInto()))) return;
+      if (!(await cut())) return;
+      const cutPart = await board.claim(reader);
+      if (!cutPart) return;
+      open(cutPart);
     }
-  };
-  /** Claims the range a cut just opened. */
-  const claimInto = async (): Promise<boolean> => {
-    const held = await board.claim(reader);
-    if (held) open(held);
-    return held !== null;
   };
   let lastPagesTold = false;
   /**
