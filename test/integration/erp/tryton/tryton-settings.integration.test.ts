@@ -146,19 +146,29 @@ describe('Tryton adapter: journal and posting-default codes from the settings (6
     );
   });
 
-  it('refuses with the code and the setting to change when an account code is not in the chart', async () => {
-    const erp = adapterWith({ TRYTON_EMPLOYEE_PAYABLE_ACCOUNT_CODE: '2199' });
-    const error = failureOf(await erp.postReimbursement(objects(books.fixture).reimbursement()));
-    expect(error).toMatchObject({ category: 'user_actionable', code: 'DEFAULT_ACCOUNT_MISSING' });
-    expect(error.message).toContain('code 2199');
-    expect(error.message).toContain('TRYTON_EMPLOYEE_PAYABLE_ACCOUNT_CODE');
-  });
-
-  it('answers a journal code Tryton does not have as needs_integrator, naming the code and the setting', async () => {
-    const erp = adapterWith({ TRYTON_JOURNAL_CODE: 'NOPE' });
-    const error = failureOf(await erp.postCashback(objects(books.fixture).cashback()));
-    expect(error).toMatchObject({ category: 'needs_integrator', code: 'JOURNAL_MISSING' });
-    expect(error.message).toContain('code NOPE');
-    expect(error.message).toContain('TRYTON_JOURNAL_CODE');
-  });
+  const refusals = [
+    {
+      title: 'refuses with the code and the setting to change when an account code is not in the chart',
+      setting: 'TRYTON_EMPLOYEE_PAYABLE_ACCOUNT_CODE',
+      value: '2199',
+      post: (erp: ErpAdapter) => erp.postReimbursement(objects(books.fixture).reimbursement()),
+      refusal: { category: 'user_actionable', code: 'DEFAULT_ACCOUNT_MISSING' },
+    },
+    {
+      title:
+        'answers a journal code Tryton does not have as needs_integrator, naming the code and the setting',
+      setting: 'TRYTON_JOURNAL_CODE',
+      value: 'NOPE',
+      post: (erp: ErpAdapter) => erp.postCashback(objects(books.fixture).cashback()),
+      refusal: { category: 'needs_integrator', code: 'JOURNAL_MISSING' },
+    },
+  ];
+  for (const { title, setting, value, post, refusal } of refusals) {
+    it(title, async () => {
+      const error = failureOf(await post(adapterWith({ [setting]: value })));
+      expect(error).toMatchObject(refusal);
+      expect(error.message).toContain(`code ${value}`);
+      expect(error.message).toContain(setting);
+    });
+  }
 });
