@@ -11,6 +11,8 @@ export const EXIT = {
   usage: 2,
   /** Some objects were reported as failed; the run itself completed. */
   partial: 3,
+  /** `sync`: some kinds stopped early (each named with its reason); the others ran to the end. */
+  kindStopped: 4,
   unavailable: 69,
   config: 78,
 } as const;

@@ -4,12 +4,19 @@ import { type Logger, silentLogger } from '../log.ts';
 import type { PlatformClient } from '../platform/client.ts';
 import { followSwitch } from '../sync/connection-migration/switch.ts';
 
+/**
+ * The platform has no accounting connection to sync (docs/platform.md F39: `{}`, a 404, or no
+ * active API connection in the list). A set-up step is missing, not a fault: exit 78 with what to do.
+ */
 export class NoConnectionError extends ExpectedFailure {
-  override readonly exitCode = EXIT.failed;
-  constructor() {
+  override readonly exitCode = EXIT.config;
+  constructor(configured?: string) {
     super(
-      'The platform has no active accounting connection for these credentials. Create one with ' +
-        '`npx ledgersync connection create --provider "<ERP name>"`, or set PLATFORM_CONNECTION_ID.',
+      configured
+        ? `PLATFORM_CONNECTION_ID names connection ${configured}, which the platform does not have. ` +
+            'Set it to an id from `npx ledgersync connection show`, or unset it to sync the active connection.'
+        : 'The platform has no active accounting connection for these credentials. Create one with ' +
+            '`npx ledgersync connection create --provider "<ERP name>"`, or set PLATFORM_CONNECTION_ID.',
     );
     this.name = 'NoConnectionError';
   }
@@ -31,7 +38,7 @@ export async function resolveConnection(
   const connection = configured
     ? await platform.connection.get(configured)
     : await platform.connection.getActive();
-  if (!connection) throw new NoConnectionError();
+  if (!connection) throw new NoConnectionError(configured);
   await sql`
     insert into connections (id, remote_provider_name, is_active)
     values (${connection.id}, ${connection.remote_provider_name}, ${connection.is_active})

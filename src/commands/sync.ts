@@ -6,6 +6,7 @@ import { dryRunObjects } from '../sync/objects/dry-run.ts';
 import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
 import { type ObjectSyncSummary, SYNC_DEFAULTS, syncObjects } from '../sync/objects/sync-objects.ts';
 import { recorded } from '../sync/runs/record-run.ts';
+import { type KindFailure, kindFailureReason, kindFailuresText } from './kind-failure.ts';
 import { progressReporter } from './progress.ts';
 import { withRuntime } from './runtime.ts';
 import { withConnection } from './with-app.ts';
@@ -32,6 +33,8 @@ function summaryLine(s: ObjectSyncSummary): string {
   if (s.busy) return `${s.kind}: another sync of this kind is running; nothing done`;
   return (
     `${s.kind}: ${s.read} read, ${s.posted} posted to the ERP, ${s.failed} failed, ${s.skipped} already known, ` +
+    (s.nothingToSync ? `${s.nothingToSync} with nothing to sync, ` : '') +
+    (s.unreadable ? `${s.unreadable} without a readable id, ` : '') +
     `${s.reported.items} reported in ${s.reported.batches} batches` +
     (s.vendorsCreated ? `, ${s.vendorsCreated} vendors created` : '') +
     ` (${(s.durationMs / 1000).toFixed(1)} s)`
@@ -60,27 +63,56 @@ export function registerSyncCommand(program: Command): void {
           let failures = 0;
           // What another process was running: nothing was done for it in this run.
           const skipped: string[] = [];
+          // Kinds the platform stopped part-way (F43); the others still run.
+          const stopped: KindFailure[] = [];
+          // The last progress of the kind running: what it had done when it stopped.
+          let lastProgress: ObjectSyncSummary | null = null;
+          const eachKind = async <T>(kind: string, work: () => Promise<T>): Promise<T | null> => {
+            lastProgress = null;
+            try {
+              return await work();
+            } catch (error) {
+              const reason = kindFailureReason(error);
+              if (reason === null) throw error;
+              log.debug({ err: error, kind }, 'kind stopped early');
+              const done = lastProgress as ObjectSyncSummary | null;
+              stopped.push({ kind, reason });
+              results.push({ kind, stopped: true, reason, ...(done ? { done } : {}) });
+              const before = done
+                ? ` after ${done.read} read, ${done.posted} posted, ${done.failed} failed`
+                : '';
+              out(`${kind}: stopped early${before}: ${reason}`);
+              return null;
+            }
+          };
           if (what === 'coa' || what === 'all') {
-            const mirror = await recorded(sql, { connectionId, kind: 'coa', trigger: 'cli' }, () =>
-              mirrorChart(
-                { sql, erp: app.erp, platform: app.platform, connectionId, log },
-                { dryRun: options.dryRun === true },
+            const mirror = await eachKind('coa', () =>
+              recorded(sql, { connectionId, kind: 'coa', trigger: 'cli' }, () =>
+                mirrorChart(
+                  { sql, erp: app.erp, platform: app.platform, connectionId, log },
+                  { dryRun: options.dryRun === true },
+                ),
               ),
             );
-            results.push(mirror);
-            if (mirror.busy) skipped.push('coa');
-            const kinds = Object.entries(mirror.kinds);
-            failures += kinds.reduce((n, [, k]) => n + k.failed.length, 0);
-            if (mirror.busy) out('coa: another mirror of this connection is running; nothing done');
-            else
-              out(
-                `coa${options.dryRun ? ' (dry run)' : ''}: ${kinds.map(([k, v]) => `${k} +${v.created} ~${v.updated} -${v.deactivated} !${v.failed.length}`).join(', ')} (${mirror.writeCalls} write calls)`,
-              );
+            if (mirror) {
+              results.push(mirror);
+              if (mirror.busy) skipped.push('coa');
+              const kinds = Object.entries(mirror.kinds);
+              failures += kinds.reduce((n, [, k]) => n + k.failed.length, 0);
+              if (mirror.busy) out('coa: another mirror of this connection is running; nothing done');
+              else
+                out(
+                  `coa${options.dryRun ? ' (dry run)' : ''}: ${kinds.map(([k, v]) => `${k} +${v.created} ~${v.updated} -${v.deactivated} !${v.failed.length}`).join(', ')} (${mirror.writeCalls} write calls)`,
+                );
+            }
           }
           const kinds: ObjectKindName[] = what === 'all' ? [...OBJECT_KINDS] : what === 'coa' ? [] : [what];
           for (const kind of kinds) {
             if (options.dryRun) {
-              const dry = await dryRunObjects(sql, app.syncPlatform, connectionId, kind);
+              const dry = await eachKind(kind, () =>
+                dryRunObjects(sql, app.syncPlatform, connectionId, kind),
+              );
+              if (!dry) continue;
               results.push(dry);
               out(
                 `${kind} (dry run): ${dry.read} ready, would post ${dry.wouldPost} to the ERP, ${dry.wouldFail} would be reported failed, ${dry.alreadyKnown} already known, vendor creation for ${dry.wouldCreateVendorsFor}`,
@@ -89,29 +121,44 @@ export function registerSyncCommand(program: Command): void {
               continue;
             }
             const progress = progressReporter(kind, log);
-            const summary = await recorded(sql, { connectionId, kind, trigger: 'cli' }, () =>
-              syncObjects(
-                {
-                  sql,
-                  erp: app.erp,
-                  platform: app.syncPlatform,
-                  connectionId,
-                  log,
-                  onProgress: progress.update,
-                },
-                kind,
-                {
-                  slices: options.slices,
-                },
+            const summary = await eachKind(kind, () =>
+              recorded(sql, { connectionId, kind, trigger: 'cli' }, () =>
+                syncObjects(
+                  {
+                    sql,
+                    erp: app.erp,
+                    platform: app.syncPlatform,
+                    connectionId,
+                    log,
+                    onProgress: (summary) => {
+                      lastProgress = summary;
+                      progress.update(summary);
+                    },
+                  },
+                  kind,
+                  {
+                    slices: options.slices,
+                  },
+                ),
               ),
-            );
-            progress.done();
+            ).finally(() => progress.done());
+            if (!summary) continue;
             results.push(summary);
             if (summary.busy) skipped.push(kind);
             failures += summary.failed;
             out(summaryLine(summary));
           }
           if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
+          if (stopped.length > 0) {
+            // README "Exit codes": 4 wins over 69 and 3. A kind the platform stopped needs a
+            // look; a retry alone may meet the same answer.
+            process.stderr.write(kindFailuresText(stopped));
+            if (skipped.length > 0)
+              process.stderr.write(
+                `ledgersync: also skipped ${skipped.join(', ')}: another process was already syncing.\n`,
+              );
+            return EXIT.kindStopped;
+          }
           if (skipped.length > 0) {
             // README "Exit codes": 69 wins over 3, since part of the work was not done at all.
             const them = skipped.length === 1 ? 'it' : 'them';

@@ -41,6 +41,7 @@ export class Listing<T> implements AsyncIterable<ItemResult<T>> {
       const response = await send(request);
       const page = readEnvelope(response, request.path);
       yield { items: parseItems(item, page.data, what), next: page.next, traceId: response.traceId };
+      if (page.next) checkSameList(page.next, path, response.traceId);
       request = page.next ? { method: 'GET', path: page.next } : null;
     }
   }
@@ -59,6 +60,30 @@ export class Listing<T> implements AsyncIterable<ItemResult<T>> {
     }
     return { values, failures };
   }
+}
+
+/**
+ * docs/platform.md F43: a page.next that leads to another path is not the next page of this list
+ * (reading on would mix another list's objects into this one). The read ends here with an error
+ * for this list alone, after the page in hand was handed on: its items are good and are kept.
+ */
+function checkSameList(next: string, listPath: string, traceId: string | null): void {
+  let pathname: string;
+  try {
+    pathname = new URL(next, 'http://relative.invalid').pathname.replace(/\/+$/, '');
+  } catch {
+    pathname = '';
+  }
+  if (pathname.endsWith(listPath)) return;
+  throw new UnexpectedResponseError({
+    status: null,
+    code: null,
+    message: `page.next leads away from ${listPath} (to ${pathname || 'an unreadable link'}); the rest of the list could not be read (F43)`,
+    traceId,
+    retryable: false,
+    method: 'GET',
+    path: listPath,
+  });
 }
 
 function readEnvelope(response: PlatformResponse, path: string): { data: unknown[]; next: string | null } {

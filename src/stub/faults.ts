@@ -56,6 +56,13 @@ export const FaultsConfig = z.strictObject({
     .nullable()
     .default(null),
   reject_remote_ids: z.array(z.string()).default([]),
+  /**
+   * Broken `page.next` links per list path (`"/bills"`): `gone` links to a path that answers 404,
+   * `other_list` to the first page of another list. Both are schema-valid answers (F43).
+   */
+  page_links: z.record(z.string(), z.enum(['gone', 'other_list'])).default({}),
+  /** Route keys answered 404 as if the route did not exist (an older platform, F39). */
+  missing_routes: z.array(z.string()).default([]),
   idempotent_replay: z.enum(['replay', 'error_7005']).default('replay'),
   webhooks: z
     .strictObject({
@@ -97,6 +104,11 @@ export class Faults {
 
   get replayMode(): 'replay' | 'error_7005' {
     return this.config.idempotent_replay;
+  }
+
+  /** True when the request's route is configured as missing (`missing_routes`). */
+  isMissing(method: string, pattern: string, path: string): boolean {
+    return this.config.missing_routes.some((key) => routeKeyMatches(key, method, pattern, path));
   }
 
   isRejectedRemoteId(id: string): boolean {

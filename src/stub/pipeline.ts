@@ -126,6 +126,10 @@ async function passGates(
     arrival.answer(Number(fault.action.slice(6)), errorBody('DEVELOPER_7500', 'injected server error'));
     return null;
   }
+  if (state.faults.isMissing(arrival.method, arrival.match?.def.path ?? '', arrival.path)) {
+    arrival.answer(404, errorBody('DEVELOPER_7404', `no route ${arrival.path}`));
+    return null;
+  }
   if (!arrival.match) {
     const status = arrival.pathExists ? 405 : 404;
     const message = arrival.pathExists ? `method ${arrival.method} not allowed` : `no route ${arrival.path}`;

@@ -84,7 +84,13 @@ describe('exit codes (README "Exit codes")', () => {
       code: 78,
       oneLine: true,
     },
-    { name: 'NoConnectionError', error: () => new NoConnectionError(), code: 1, oneLine: true },
+    { name: 'NoConnectionError', error: () => new NoConnectionError(), code: 78, oneLine: true },
+    {
+      name: 'NoConnectionError (PLATFORM_CONNECTION_ID unknown)',
+      error: () => new NoConnectionError('4d9b1f0c-0000-4000-8000-000000000000'),
+      code: 78,
+      oneLine: true,
+    },
     {
       name: 'PlatformUnreachableError',
       error: () => new PlatformUnreachableError('127.0.0.1:1', 'connection refused'),

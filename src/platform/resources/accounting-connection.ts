@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { PlatformError } from '../errors.ts';
-import { envelopeOf, type ItemResult, parseBody, parseItems } from '../parse.ts';
+import { PlatformError, UnexpectedResponseError } from '../errors.ts';
+import { envelopeOf, type ItemResult, okValues, parseBody, parseItems } from '../parse.ts';
 import {
   AccountingConnection,
   CreateConnectionRequest,
@@ -11,11 +11,34 @@ import { checkBody, fetchOne, type ResourceContext, segment } from './context.ts
 /** Accounting connection (docs/platform.md F6, F7, G13). */
 export function accountingConnectionResource(ctx: ResourceContext) {
   return {
-    /** The active connection; null when there is none (404). */
+    /**
+     * The active connection; null when there is none (docs/platform.md F39). Read from the list of
+     * all connections, which the 2026 reference prefers; where that route is missing (an older
+     * platform), from the deprecated single read, whose `{}` (or 404) means "none".
+     */
     async getActive(): Promise<AccountingConnection | null> {
-      return nullOn404(
-        fetchOne(ctx, { method: 'GET', path: '/accounting/connection' }, AccountingConnection),
-      );
+      let listed: ItemResult<AccountingConnection>[];
+      try {
+        listed = await this.all();
+      } catch (error) {
+        if (!routeMissing(error)) throw error;
+        return activeFromSingleRead(ctx);
+      }
+      const active = okValues(listed).filter((c) => c.is_active);
+      // G13: one connection is active at a time; an API one is what the single read would name.
+      const found = active.find((c) => c.connection_type === 'API') ?? active[0];
+      if (found) return found;
+      // "None" only when every connection was read: an unreadable one may be the active one.
+      const unreadable = listed.flatMap((c) => (c.ok ? [] : [c.error]));
+      if (unreadable.length > 0)
+        throw new UnexpectedResponseError({
+          status: null,
+          code: null,
+          message: `GET /accounting/all-connections: no readable active connection; ${unreadable.join('; ')}`,
+          traceId: null,
+          retryable: false,
+        });
+      return null;
     },
 
     /** A connection by id, active or not (beta); null when unknown. */
@@ -68,6 +91,29 @@ export function accountingConnectionResource(ctx: ResourceContext) {
 }
 
 export type AccountingConnectionResource = ReturnType<typeof accountingConnectionResource>;
+
+/** A 404 or 405 on a list route: the route itself is not there. */
+function routeMissing(error: unknown): boolean {
+  return error instanceof PlatformError && (error.status === 404 || error.status === 405);
+}
+
+/** The deprecated single read: the connection, or `{}` (or 404) when none is active (F39). */
+async function activeFromSingleRead(ctx: ResourceContext): Promise<AccountingConnection | null> {
+  const path = '/accounting/connection';
+  let response: Awaited<ReturnType<ResourceContext['send']>>;
+  try {
+    response = await ctx.send({ method: 'GET', path });
+  } catch (error) {
+    if (error instanceof PlatformError && error.status === 404) return null;
+    throw error;
+  }
+  if (isEmptyObject(response.body)) return null;
+  return parseBody(AccountingConnection, response.body, `GET ${path}`, response.traceId);
+}
+
+function isEmptyObject(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0;
+}
 
 async function nullOn404<T>(request: Promise<T>): Promise<T | null> {
   try {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   AccountingConnection,
   AllConnectionsResponse,
@@ -39,12 +40,11 @@ export const connectionRoutes: RouteDef[] = [
     path: '/accounting/connection',
     scope: R,
     tag: 'connection',
-    summary: 'The active connection',
-    response: AccountingConnection,
+    summary: 'The active connection, or {} when there is none (F39; deprecated in 2026)',
+    response: AccountingConnection.or(z.strictObject({})),
     handler(ctx) {
       const active = ctx.state.connections.active();
-      if (!active) throw notFound('active accounting connection');
-      return ok(connectionJson(active));
+      return ok(active ? connectionJson(active) : {});
     },
   },
   {

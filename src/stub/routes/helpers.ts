@@ -29,6 +29,13 @@ export function pageReply<T>(ctx: RouteContext, data: T[], cursor: string | null
 export function nextUrl(ctx: RouteContext, cursor: string): string {
   const params = new URLSearchParams(ctx.query);
   params.set('start', cursor);
+  const broken = ctx.state.faults.config.page_links[ctx.path];
+  // Injected faults (docs/platform.md F43): a link to nowhere, or to another list's first page.
+  if (broken === 'gone') return `${ctx.origin}${API_PREFIX}${ctx.path}/gone-page?${params.toString()}`;
+  if (broken === 'other_list') {
+    const other = ctx.path === '/transfers' ? '/cashbacks' : '/transfers';
+    return `${ctx.origin}${API_PREFIX}${other}?page_size=${params.get('page_size') ?? '20'}`;
+  }
   return `${ctx.origin}${API_PREFIX}${ctx.path}?${params.toString()}`;
 }
 

@@ -17,6 +17,8 @@ export interface PagePlan {
   items: PlannedItem[];
   /** Items the platform sent without a readable id: logged, never reportable. */
   unreadable: string[];
+  /** Objects read that call for no write now (a bill the decision table leaves alone, G23). */
+  nothingToSync: number;
 }
 
 function unreadableObject(noun: string, id: string, error: string): Extract<Outcome, { ok: false }> {
@@ -50,7 +52,7 @@ function failureOf(objectId: string, error: unknown, noun: string): Extract<Outc
  * it never stops the rest of the page.
  */
 export function planPage(spec: KindSpec<{ id: string }>, items: readonly ReadItem[]): PagePlan {
-  const plan: PagePlan = { items: [], unreadable: [] };
+  const plan: PagePlan = { items: [], unreadable: [], nothingToSync: 0 };
   for (const item of items) {
     if (!item.ok) {
       if (item.id) {
@@ -65,7 +67,9 @@ export function planPage(spec: KindSpec<{ id: string }>, items: readonly ReadIte
       continue;
     }
     const object = item.value as { id: string };
-    for (const step of spec.steps(object)) {
+    const steps = spec.steps(object);
+    if (steps.length === 0) plan.nothingToSync++;
+    for (const step of steps) {
       try {
         const write = step.build();
         const checked = ErpWriteSchema.safeParse(write);

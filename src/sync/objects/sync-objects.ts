@@ -49,6 +49,8 @@ export interface ObjectSyncSummary {
   failed: number;
   skipped: number;
   unreadable: number;
+  /** Objects read that called for no write (bills the decision table leaves alone, G23). */
+  nothingToSync: number;
   vendorsCreated: number;
   reported: ReportCounts;
   durationMs: number;
@@ -87,6 +89,7 @@ export function emptySummary(kind: ObjectKindName): ObjectSyncSummary {
     failed: 0,
     skipped: 0,
     unreadable: 0,
+    nothingToSync: 0,
     vendorsCreated: 0,
     reported: { batches: 0, items: 0, rejected: 0 },
     durationMs: 0,
@@ -208,16 +211,24 @@ async function runSync(
   // later window repeats the first one's timing). A sync-button run writes its first page at
   // once (its answer is waited for).
   const readAhead = options.readAhead ?? SYNC_DEFAULTS.readAhead;
-  for await (const page of prefetch(pages, readAhead, { fillFirst: !options.syncRequestId })) {
-    // Without its lock the run stops between pages: another process may be running this kind.
-    if (pageError || (!joining && lockLost.aborted)) break;
-    const task: Promise<void> = handlePage(page.items)
-      .catch((error) => {
-        pageError ??= error;
-      })
-      .finally(() => inFlight.delete(task));
-    inFlight.add(task);
-    if (inFlight.size >= pageConcurrency) await Promise.race(inFlight);
+  // A list the platform stops serving part-way (a page link to nowhere, an error after the
+  // retries: docs/platform.md F43) ends the reading, not the run: the pages already read are
+  // written and their outcomes reported like any others, then the run fails with the read's error.
+  let readError: unknown = null;
+  try {
+    for await (const page of prefetch(pages, readAhead, { fillFirst: !options.syncRequestId })) {
+      // Without its lock the run stops between pages: another process may be running this kind.
+      if (pageError || (!joining && lockLost.aborted)) break;
+      const task: Promise<void> = handlePage(page.items)
+        .catch((error) => {
+          pageError ??= error;
+        })
+        .finally(() => inFlight.delete(task));
+      inFlight.add(task);
+      if (inFlight.size >= pageConcurrency) await Promise.race(inFlight);
+    }
+  } catch (error) {
+    readError = error;
   }
   await Promise.all(inFlight);
   if (pageError) throw pageError;
@@ -226,10 +237,12 @@ async function runSync(
   // lock stops here (another process may be running the kind).
   if (!joining) lockLost.throwIfAborted();
   await sending;
-  if (!options.syncRequestId && !joining) await releaseClosedRequests(deps.sql, deps.connectionId);
+  if (!readError && !options.syncRequestId && !joining)
+    await releaseClosedRequests(deps.sql, deps.connectionId);
   addReport(summary.reported, await freezeAndSend(report, spec.syncTypes, button));
   if (sendError)
     deps.log.warn({ err: sendError }, 'a result batch could not be sent mid-run; it was sent at the end');
+  if (readError) throw readError;
   return summary;
 }
 
@@ -281,6 +294,7 @@ export async function processPage(
     items.filter((i) => !(i.ok && failedIds.has((i.value as { id: string }).id))),
   );
   summary.unreadable += plan.unreadable.length;
+  summary.nothingToSync += plan.nothingToSync;
   if (plan.unreadable.length > 0)
     deps.log.warn(
       { kind, errors: plan.unreadable.slice(0, 3) },

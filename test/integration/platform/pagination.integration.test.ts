@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PlatformError, UnexpectedResponseError } from '../../../src/platform/errors.ts';
 import { dateSlices, readSlices } from '../../../src/platform/pagination.ts';
 import type { ItemResult } from '../../../src/platform/parse.ts';
 import type { Transaction } from '../../../src/platform/schemas/objects.ts';
@@ -69,6 +70,41 @@ describe('pagination (docs/platform.md F4)', () => {
     }
     expect(seen).toHaveLength(TOTAL);
     expect([...seen].sort()).toEqual([...expectedIds].sort());
+  });
+
+  it('F43: a page.next that leads to another list ends the read with an error after the page in hand', async () => {
+    await control(stub, 'PUT', '/__stub/faults', { page_links: { '/transactions': 'other_list' } });
+    try {
+      const pages = client.objects.transactions().pages();
+      const first = (await pages.next()).value!;
+      expect(first.items).toHaveLength(100);
+      const before = (await effects(stub)).arrivals.length;
+      const error = await pages.next().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UnexpectedResponseError);
+      expect(String((error as Error).message)).toMatch(
+        /page\.next leads away from \/transactions \(to .*\/transfers\)/,
+      );
+      // The other list is never read as if it were this one.
+      expect((await effects(stub)).arrivals.slice(before).filter((a) => a.route === '/transfers')).toEqual(
+        [],
+      );
+    } finally {
+      await control(stub, 'PUT', '/__stub/faults', {});
+    }
+  });
+
+  it('F43: a next page that answers 404 ends the read with that error; the first page was handed on', async () => {
+    const pages = client.objects.transactions().pages();
+    const first = (await pages.next()).value!;
+    expect(first.items.every((i) => i.ok)).toBe(true);
+    await control(stub, 'PUT', '/__stub/faults', { missing_routes: ['GET /transactions'] });
+    try {
+      const error = await pages.next().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PlatformError);
+      expect((error as PlatformError).status).toBe(404);
+    } finally {
+      await control(stub, 'PUT', '/__stub/faults', {});
+    }
   });
 
   it('nothing secret reaches the log', () => {

@@ -77,7 +77,7 @@ describe('stub accounting connection', () => {
     expect(bad.body.error_v2.additional_info.fields).toContain('settings.turbo_mode');
   });
 
-  it('F6: DELETE unlinks (204) and removes custom fields, GL accounts, vendors; 404 when none', async () => {
+  it('F6, F39: DELETE unlinks (204) and removes custom fields, GL accounts, vendors; then the active read is {}, a second DELETE 404', async () => {
     await h.api.post('/accounting/connection', { remote_provider_name: 'A' });
     await h.api.post('/accounting/accounts', {
       gl_accounts: [{ id: '6000', name: 'Meals', classification: 'EXPENSE' }],
@@ -86,7 +86,10 @@ describe('stub accounting connection', () => {
     await h.api.post('/accounting/fields', { id: 'dept', name: 'Department', input_type: 'SINGLE_CHOICE' });
     const del = await h.api.del('/accounting/connection');
     expect(del.status).toBe(204);
-    expect((await h.api.get('/accounting/connection')).status).toBe(404);
+    // docs/platform.md F39: with no active connection the single read answers {} (not a 404).
+    const none = await h.api.get('/accounting/connection');
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({});
     const all = await h.api.get('/accounting/all-connections');
     expect(all.body.connections[0]).toMatchObject({ is_active: false, status: 'unlinked' });
     const chart = await h.control.get(`/chart?accounting_connection_id=${all.body.connections[0].id}`);

@@ -1,0 +1,35 @@
+import { ExpectedFailure } from '../exit-codes.ts';
+import { NetworkError, PlatformError } from '../platform/errors.ts';
+import { scrubString } from '../secrets.ts';
+
+/**
+ * What stops one kind of a `sync` run and not the others (docs/platform.md F43): the platform
+ * answered that kind's calls with something the run cannot go on from — a page link that leads
+ * nowhere or to another list, an error status after the retries, an answer of the wrong shape, a
+ * missing scope for that kind. The other kinds still run; the command names the kind and the
+ * reason and exits 4 (README "Exit codes").
+ *
+ * A platform that does not answer at all, a database or Redis that is down, and configuration
+ * errors are not kind failures: every kind would meet them, so they stop the command as before
+ * (exit 69 or 78, src/commands/report-failure.ts).
+ */
+export function kindFailureReason(error: unknown): string | null {
+  if (error instanceof NetworkError || error instanceof ExpectedFailure) return null;
+  if (!(error instanceof PlatformError)) return null;
+  return scrubString(error.message);
+}
+
+export interface KindFailure {
+  kind: string;
+  reason: string;
+}
+
+/** The stderr line for the kinds that stopped early: what to do is to fix the cause and run again. */
+export function kindFailuresText(failures: readonly KindFailure[]): string {
+  const lines = failures.map((f) => `  ${f.kind}: ${f.reason}`);
+  const them = failures.length === 1 ? 'this kind' : 'these kinds';
+  return (
+    `ledgersync: ${them} stopped early; what was read before the stop was posted and reported, the rest waits for the next run:\n` +
+    `${lines.join('\n')}\n`
+  );
+}
