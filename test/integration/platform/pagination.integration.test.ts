@@ -96,7 +96,7 @@ describe('pagination (docs/platform.md F4)', () => {
   it('F43: a next page that answers 404 ends the read with that error; the first page was handed on', async () => {
     const pages = client.objects.transactions().pages();
     const first = (await pages.next()).value!;
-    expect(first.items.every((i) => i.ok)).toBe(true);
+    expect(first.items.every((i: ItemResult<Transaction>) => i.ok)).toBe(true);
     await control(stub, 'PUT', '/__stub/faults', { missing_routes: ['GET /transactions'] });
     try {
       const error = await pages.next().catch((e: unknown) => e);
