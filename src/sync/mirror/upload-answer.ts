@@ -7,6 +7,8 @@ import type { DesiredItem, RemoteItem } from './model.ts';
  * after the upload or after a DEVELOPER_7020, F12). diffKind PATCHes and DELETEs only rows with a
  * svc_id, so an item someone else put on the connection never gets a row and is never touched,
  * even when an answer names it: deactivating it would switch off another party's chart.
+ * (Not covered here: connection-migration's rebuild-id-map.ts reads a connection's whole chart back
+ * into id_map, and docs/decisions.md says what that means for the run after it.)
  */
 export interface AnswerMatch {
   /** Sent and named by the answer: created, with the answer's svc_id. */
