@@ -5,7 +5,8 @@ import type { KindOps, RemoteItem } from './model.ts';
  * endpoint filtered to the target connection, by remote id. Uploads are insert-only
  * (docs/platform.md F12): after a crash between "uploaded" and "recorded", the retry meets
  * DEVELOPER_7020, and the items found here are adopted (their svc_ids recorded) instead of
- * created twice. Read once per kind and run; read again only when a 7020 names nothing known.
+ * created twice. Read once per kind and run; read again when a 7020 names nothing known, and to
+ * look up items an upload answer did not confirm (F41).
  */
 export class Adopter {
   private known: Map<string, RemoteItem> | null = null;
@@ -29,7 +30,10 @@ export class Adopter {
     this.reads++;
   }
 
-  /** The platform's items among these remote ids (none before the first load). */
+  /**
+   * The platform's items among these remote ids (none before the first load). Callers pass the ids
+   * they send, so only items under the ERP's own remote ids are ever adopted (docs/platform.md F41).
+   */
   find(remoteIds: readonly string[]): RemoteItem[] {
     if (!this.known) return [];
     const found: RemoteItem[] = [];

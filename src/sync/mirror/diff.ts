@@ -65,6 +65,8 @@ export function diffKind(
     else if (step) plan.changes.push(step);
     else plan.unchanged++;
   }
+  // Only rows with a svc_id are deactivated: by docs/platform.md F41 those are items the mirror
+  // uploaded or adopted itself under the same remote id (upload-answer.ts); anyone else's are absent.
   for (const row of rows.values()) {
     if (seen.has(row.remoteId) || row.svcId === null || !row.isActive) continue;
     plan.deactivations.push({ remoteId: row.remoteId, svcId: row.svcId });

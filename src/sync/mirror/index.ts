@@ -39,7 +39,8 @@ const STEPS: Record<MirrorKind, (ctx: MirrorContext) => Promise<void>> = {
  * Mirrors the ERP's chart of accounts into one platform connection (the worker's, or an inactive
  * one for a migration): new items uploaded in all-or-nothing batches of 500, changed ones
  * PATCHed, gone or inactive ones DELETEd (is_active false), returning ones reactivated, hidden
- * ones set to visibility HIDDEN. One mirror per target connection at a time (advisory lock);
+ * ones set to visibility HIDDEN. Only items it uploaded (as the answer confirmed) or adopted under
+ * the ERP's remote id are ever PATCHed or DELETEd (docs/platform.md F41, upload-answer.ts). One mirror per target connection at a time (advisory lock);
  * when another holds it, returns at once with `busy: true`.
  */
 export async function mirrorChart(deps: MirrorDeps, options: MirrorOptions = {}): Promise<MirrorSummary> {

@@ -114,6 +114,13 @@ async function createAll(
         refuse(refused);
       },
       waiting: refuse,
+      ignored: (foreign) => {
+        // docs/platform.md F41: someone else's items; recording them would later deactivate them.
+        run.log.warn(
+          { kind: scope.kind, count: foreign.length, remoteIds: foreign.slice(0, 20).map((f) => f.remoteId) },
+          'upload answer named items that were not sent; ignored',
+        );
+      },
     },
     new Adopter(run.ops),
   );

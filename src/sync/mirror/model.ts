@@ -72,6 +72,6 @@ export interface KindOps {
 
 export interface UploadAnswer {
   items: RemoteItem[];
-  /** Items of the answer that did not parse (created, svc_id unknown: adopted on a later run). */
+  /** Items of the answer that did not parse: unconfirmed, looked up in the list (docs/platform.md F41). */
   unreadable: number;
 }

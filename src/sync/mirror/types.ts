@@ -80,7 +80,7 @@ export interface MirrorSummary {
   kinds: Record<MirrorKind, KindSummary>;
   /** POST/PATCH/PUT/DELETE calls made (client retries of one call not counted again). */
   writeCalls: number;
-  /** GET calls: pages read to adopt items after DEVELOPER_7020. */
+  /** GET calls: pages read to adopt items after DEVELOPER_7020, or to find unconfirmed ones (F41). */
   readCalls: number;
   durationMs: number;
 }

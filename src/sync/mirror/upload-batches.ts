@@ -2,6 +2,7 @@ import { DuplicateUploadError, ValidationError } from '../../platform/errors.ts'
 import { Adopter } from './adopter.ts';
 import { namedBadItems } from './bad-items.ts';
 import type { DesiredItem, KindOps, RemoteItem } from './model.ts';
+import { matchAnswer } from './upload-answer.ts';
 
 /** Where an upload's outcomes go: the caller records them in id_map and counts them. */
 export interface UploadSink {
@@ -9,8 +10,13 @@ export interface UploadSink {
   adopted(items: RemoteItem[]): Promise<void>;
   /** Refused by the platform or the schema check: recorded, not sent again while unchanged. */
   refused(items: Array<{ item: DesiredItem; reason: string }>): Promise<void>;
-  /** Not sendable yet (DesiredItem.problem): reported only. */
+  /**
+   * Not sendable yet (DesiredItem.problem), or sent and confirmed neither by the answer nor by the
+   * collection (docs/platform.md F41): reported only, not recorded, so the next run tries again.
+   */
   waiting(items: Array<{ item: DesiredItem; reason: string }>): void;
+  /** Named by an upload answer but not sent (F41): never recorded, at most logged. */
+  ignored(items: RemoteItem[]): void;
   /** Called before every platform call: throws to stop (abort signal). */
   beforeCall(): void;
 }
@@ -24,7 +30,9 @@ export interface UploadSink {
  * 3. a 422 that names none is isolated by halving: about 2 × log2(500) = 18 more calls per bad
  *    item in a batch of 500;
  * 4. a 400 DEVELOPER_7020 (F12: some remote id already exists; nothing was created) adopts what
- *    the platform already holds (Adopter) and resends the rest: never a duplicate, never given up.
+ *    the platform already holds (Adopter) and resends the rest: never a duplicate, never given up;
+ * 5. a 201 is matched to what was sent (F41, upload-answer.ts): only confirmed items are created;
+ *    items sent and not confirmed are looked up in the collection; foreign ones are ignored.
  * Any other error (network, 5xx after the client's retries, auth, 7089) is not an item's fault
  * and stops the upload.
  */
@@ -69,7 +77,10 @@ async function sendIsolating(
     sink.beforeCall();
     try {
       const answer = await ops.upload(items.map((i) => i.upload));
-      await sink.created(answer.items);
+      const { confirmed, foreign, unconfirmed } = matchAnswer(items, answer.items);
+      await sink.created(confirmed);
+      if (foreign.length > 0) sink.ignored(foreign);
+      if (unconfirmed.length > 0) await settleUnconfirmed(unconfirmed, adopter, sink);
     } catch (error) {
       if (error instanceof DuplicateUploadError) {
         // A 7020 naming nothing the list shows may be a concurrent writer: read once more.
@@ -91,6 +102,22 @@ async function sendIsolating(
       throw error;
     }
   }
+}
+
+/**
+ * Items a 201 did not confirm (F41): the collection is read again, and those it lists were created
+ * by this upload (it was all-or-nothing and insert-only, F12). The others are unknown: reported,
+ * not recorded; the next run sends them again and adopts them if a 7020 shows they exist after all.
+ */
+async function settleUnconfirmed(items: DesiredItem[], adopter: Adopter, sink: UploadSink): Promise<void> {
+  sink.beforeCall();
+  await adopter.load();
+  const found = adopter.find(items.map((i) => i.remoteId));
+  await sink.created(found);
+  const foundIds = new Set(found.map((f) => f.remoteId));
+  const reason =
+    'sent, but neither the upload answer nor the platform list confirms it was created; not recorded, sent again on the next run';
+  sink.waiting(items.filter((i) => !foundIds.has(i.remoteId)).map((item) => ({ item, reason })));
 }
 
 /** Adopts the items the platform is known to hold; returns the others. */

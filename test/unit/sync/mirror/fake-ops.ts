@@ -12,12 +12,22 @@ export interface FakeOptions {
   held?: Iterable<string>;
   /** Name the duplicates in a 7020. */
   namesDuplicates?: boolean;
+  /** Items someone else holds, named by every upload answer although not sent (F41). */
+  foreign?: Iterable<string>;
+  /** Created, but left out of the answer. */
+  unanswered?: Iterable<string>;
+  /** Answered 201, yet neither created nor named by the answer. */
+  lost?: Iterable<string>;
 }
 
 export function fakeOps(options: FakeOptions = {}) {
   const reject = new Set(options.reject ?? []);
   const store = new Map<string, RemoteItem>();
   for (const id of options.held ?? []) store.set(id, remote(id));
+  const foreign = [...(options.foreign ?? [])].map(remote);
+  for (const r of foreign) store.set(r.remoteId, r);
+  const unanswered = new Set(options.unanswered ?? []);
+  const lost = new Set(options.lost ?? []);
   const calls = {
     upload: 0,
     list: 0,
@@ -57,9 +67,10 @@ export function fakeOps(options: FakeOptions = {}) {
           additionalInfo: options.namesDuplicates === false ? {} : { duplicate_ids: dup },
         });
       }
-      const created = ids.map((id) => remote(id));
+      const created = ids.filter((id) => !lost.has(id)).map((id) => remote(id));
       for (const r of created) store.set(r.remoteId, r);
-      return { items: created, unreadable: 0 };
+      const answered = created.filter((r) => !unanswered.has(r.remoteId));
+      return { items: [...answered, ...foreign], unreadable: 0 };
     },
     async *list() {
       calls.list++;

@@ -9,12 +9,14 @@ function sink() {
     adopted: [] as RemoteItem[],
     refused: [] as Array<{ item: DesiredItem; reason: string }>,
     waiting: [] as Array<{ item: DesiredItem; reason: string }>,
+    ignored: [] as RemoteItem[],
   };
   const s: UploadSink = {
     created: async (r) => void out.created.push(...r),
     adopted: async (r) => void out.adopted.push(...r),
     refused: async (r) => void out.refused.push(...r),
     waiting: (r) => void out.waiting.push(...r),
+    ignored: (r) => void out.ignored.push(...r),
     beforeCall: () => {},
   };
   return { out, s };
@@ -115,5 +117,40 @@ describe('uploadInBatches (docs/platform.md G9: 500 per call, all-or-nothing)', 
       throw new Error('socket hang up');
     };
     await expect(uploadInBatches(ops, items(3), sink().s)).rejects.toThrow('socket hang up');
+  });
+});
+
+describe('uploadInBatches: only what the answer confirms is created (docs/platform.md F41)', () => {
+  it('F41: an upload answer naming items not sent records none of them', async () => {
+    const { ops, calls } = fakeOps({ foreign: ['theirs-1', 'theirs-2'] });
+    const { out, s } = sink();
+    await uploadInBatches(ops, items(3), s);
+    expect(out.created.map((r) => r.remoteId)).toEqual(['opt-00000', 'opt-00001', 'opt-00002']);
+    expect(out.adopted).toEqual([]);
+    expect(out.ignored.map((r) => r.remoteId)).toEqual(['theirs-1', 'theirs-2']);
+    expect(calls.list).toBe(0); // every item sent was confirmed: nothing to look up
+  });
+
+  it('F41: items sent but not in the answer are recorded only when the list shows them', async () => {
+    const all = items(5);
+    const [, answeredLate, , lostOne] = all.map((i) => i.remoteId);
+    const { ops, calls } = fakeOps({ unanswered: [answeredLate!], lost: [lostOne!] });
+    const { out, s } = sink();
+    await uploadInBatches(ops, all, s);
+    expect(out.created.map((r) => r.remoteId).sort()).toEqual(
+      all.map((i) => i.remoteId).filter((id) => id !== lostOne),
+    );
+    expect(calls.list).toBe(1);
+    expect(out.waiting.map((w) => w.item.remoteId)).toEqual([lostOne]);
+    expect(out.waiting[0]!.reason).toMatch(/not recorded, sent again on the next run/);
+  });
+
+  it('F41: a one-item upload answered with another item records neither as created', async () => {
+    const { ops } = fakeOps({ foreign: ['theirs'], lost: ['mine'] });
+    const { out, s } = sink();
+    await uploadInBatches(ops, [item('mine')], s);
+    expect(out.created).toEqual([]);
+    expect(out.ignored.map((r) => r.remoteId)).toEqual(['theirs']);
+    expect(out.waiting.map((w) => w.item.remoteId)).toEqual(['mine']);
   });
 });
