@@ -6,9 +6,9 @@ import { processAlive } from './process-alive.ts';
 
 /**
  * How long a command waits for a lock whose holder is alive. The holder of an embedded server's
- * lock is starting or stopping that server: a warm start of the embedded PostgreSQL took about
- * 1 s and a first start (initdb) about 4 s on 2 loaded cores, so 20 s leaves a wide margin and
- * still ends long before anyone reaches for Ctrl-C.
+ * lock is starting or stopping that server: a whole first `db migrate` on embedded servers
+ * (initdb included) took 7 s and a warm one 5 to 9 s on 2 loaded cores, the lock held for a part
+ * of that, so 20 s leaves a margin and still ends long before anyone reaches for Ctrl-C.
  */
 export const LOCK_WAIT_MS = 20_000;
 /**
