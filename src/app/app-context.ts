@@ -14,6 +14,7 @@ import type { Logger } from '../log.ts';
 import { createPlatformClient, type PlatformClient, type PlatformClientOptions } from '../platform/client.ts';
 import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
 import type { SyncPlatform } from '../sync/objects/platform-port.ts';
+import { OutboxIdempotencyRecords } from '../sync/outbox/idempotency-records.ts';
 import { guardTransactions } from './database.ts';
 
 export interface PlatformEndpoint {
@@ -88,6 +89,8 @@ export function createAppContext(options: {
     requestTimeoutMs: config.PLATFORM_REQUEST_TIMEOUT_MS,
     redis,
     keyPrefix: `${config.QUEUE_PREFIX}:platform`,
+    // Beside the outbox, in this database: never a record of another world's sends (F15).
+    idempotency: new OutboxIdempotencyRecords(sql, options.endpoint.baseUrl),
     limiter: {
       max: config.RATE_LIMIT_MAX,
       windowMs: config.RATE_LIMIT_WINDOW_MS,

@@ -15,6 +15,7 @@ import { mirrorChart } from '../sync/mirror/index.ts';
 import { OBJECT_KINDS } from '../sync/objects/kinds.ts';
 import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
 import { syncObjects } from '../sync/objects/sync-objects.ts';
+import { OutboxIdempotencyRecords } from '../sync/outbox/idempotency-records.ts';
 import { frequentFailureMessages } from '../sync/sync-ledger/summaries.ts';
 import { withRuntime } from './runtime.ts';
 
@@ -76,6 +77,13 @@ export function registerDemoCommand(program: Command): void {
         await freshSchemas(sql, log);
         const stub = await startStub({ log });
         const redis = new Redis(services.redisUrl, { maxRetriesPerRequest: null });
+        const erp = createErp({ kind: 'ledger', sql, schema: DEMO_LEDGER }, { log });
+        // The sync code uses unqualified table names: this pool's search_path is the demo's schema.
+        const workerSql = postgres(services.databaseUrl, {
+          max: 6,
+          onnotice: () => {},
+          connection: { search_path: DEMO_SCHEMA },
+        });
         const platform = createPlatformClient({
           baseUrl: stub.apiUrl,
           clientId: DEFAULT_CLIENT.client_id,
@@ -83,14 +91,8 @@ export function registerDemoCommand(program: Command): void {
           scopes: config.PLATFORM_SCOPES,
           redis,
           keyPrefix: `${config.QUEUE_PREFIX}:demo:${Date.now()}`,
+          idempotency: new OutboxIdempotencyRecords(workerSql, stub.apiUrl),
           log,
-        });
-        const erp = createErp({ kind: 'ledger', sql, schema: DEMO_LEDGER }, { log });
-        // The sync code uses unqualified table names: this pool's search_path is the demo's schema.
-        const workerSql = postgres(services.databaseUrl, {
-          max: 6,
-          onnotice: () => {},
-          connection: { search_path: DEMO_SCHEMA },
         });
         try {
           say(`Platform   built-in stub at ${stub.apiUrl}`);

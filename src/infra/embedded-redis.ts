@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
+import { z } from 'zod';
 import { EXIT, ExpectedFailure } from '../exit-codes.ts';
 import type { Logger } from '../log.ts';
-import { withFileLock } from './file-lock.ts';
+import { SHELL_TRY_LOCK, withFileLock } from './file-lock.ts';
 import { freePort } from './free-port.ts';
 import type { ManagedService } from './managed-service.ts';
 import { processAlive } from './process-alive.ts';
@@ -90,39 +91,66 @@ export async function startEmbeddedRedis(log: Logger): Promise<ManagedService> {
  * The shared server's keeper: runs redis-server, stops it when no registered user process is
  * alive any more (users killed with SIGKILL included), and stops it on SIGTERM (the last user
  * leaving). It runs in a session of its own, so a Ctrl-C in the terminal of one user does not
- * stop the server the others use.
+ * stop the server the others use. It decides under the server's lock, as a command attaching
+ * does, and removes server.json before letting go, so no command attaches to a server being
+ * stopped. A keeper that server.json never names (its starter was killed before writing it)
+ * stops its server after 20 s: the next command started another one.
  */
-const SHARED_WATCHDOG = `
+const SHARED_WATCHDOG = `${SHELL_TRY_LOCK}
 redis-server "$@" & child=$!
 trap 'kill $child 2>/dev/null; wait $child; exit 0' TERM
+rounds=0
 while kill -0 $child 2>/dev/null; do
+  sleep 1 & wait $!
+  rounds=$((rounds + 1))
+  if try_lock; then locked=1; elif lock_holder_dead; then locked=0; else continue; fi
   alive=0
   for f in "$USERS"/*; do
     [ -e "$f" ] || continue
     if kill -0 "\${f##*/}" 2>/dev/null; then alive=1; else rm -f "$f"; fi
   done
-  [ "$alive" = 1 ] || break
-  sleep 1 & wait $!
+  named=1
+  [ "$rounds" -gt 20 ] && ! grep -q ""keeper":$$[,}]" "$STATE" 2>/dev/null && named=0
+  if [ "$alive" = 0 ] || [ "$named" = 0 ]; then
+    kill $child 2>/dev/null; wait $child
+    [ "$named" = 1 ] && rm -f "$STATE"
+    [ "$locked" = 1 ] && rm -f "$LOCK"
+    exit 0
+  fi
+  [ "$locked" = 1 ] && rm -f "$LOCK"
 done
-kill $child 2>/dev/null; wait $child
 exit 0
 `;
 
 /** What server.json records about the shared server: its port and its keeper's pid. */
-interface SharedServer {
-  port: number;
-  keeper: number;
-}
+const SharedServer = z.object({
+  port: z.number().int().min(1).max(65_535),
+  keeper: z.number().int().positive(),
+});
+type SharedServer = z.infer<typeof SharedServer>;
 
-async function runningShared(stateFile: string): Promise<SharedServer | undefined> {
+/**
+ * The server server.json names, when it is up. A missing, empty, truncated or otherwise
+ * unreadable file (a kill while it was written), or one naming a dead keeper, means none.
+ */
+export async function runningShared(stateFile: string): Promise<SharedServer | undefined> {
+  const text = await readFile(stateFile, 'utf8').catch(() => '');
+  let parsed: unknown;
   try {
-    const state = JSON.parse(await readFile(stateFile, 'utf8')) as Partial<SharedServer>;
-    const { port, keeper } = state;
-    if (typeof port !== 'number' || typeof keeper !== 'number' || !processAlive(keeper)) return undefined;
-    return (await ping(port)) ? { port, keeper } : undefined;
+    parsed = JSON.parse(text);
   } catch {
     return undefined;
   }
+  const state = SharedServer.safeParse(parsed);
+  if (!state.success || !processAlive(state.data.keeper)) return undefined;
+  return (await ping(state.data.port)) ? state.data : undefined;
+}
+
+/** server.json written whole or not at all: a temporary file renamed into place. */
+async function writeState(stateFile: string, server: SharedServer): Promise<void> {
+  const scratch = `${stateFile}.${process.pid}`;
+  await writeFile(scratch, JSON.stringify(server));
+  await rename(scratch, stateFile);
 }
 
 async function liveUsers(usersDir: string): Promise<number[]> {
@@ -130,7 +158,12 @@ async function liveUsers(usersDir: string): Promise<number[]> {
   return names.map(Number).filter((pid) => pid && processAlive(pid));
 }
 
-async function startShared(dir: string, usersDir: string, log: Logger): Promise<SharedServer> {
+async function startShared(
+  dir: string,
+  usersDir: string,
+  stateFile: string,
+  log: Logger,
+): Promise<SharedServer> {
   // Append-only, no eviction: the queues and the rate budget must survive a restart (README).
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
@@ -140,7 +173,7 @@ async function startShared(dir: string, usersDir: string, log: Logger): Promise<
       ...['--logfile', join(dir, 'redis-server.log')],
     ];
     const keeper = spawn('sh', ['-c', SHARED_WATCHDOG, 'redis-keeper', ...args], {
-      env: { ...process.env, USERS: usersDir },
+      env: { ...process.env, USERS: usersDir, STATE: stateFile, LOCK: `${dir}.lock` },
       detached: true,
       stdio: 'ignore',
     });
@@ -191,8 +224,8 @@ export async function startSharedEmbeddedRedis(dataDir: string, log: Logger): Pr
       log.debug({ port: existing.port }, 'using the embedded redis-server already running');
       return existing;
     }
-    const started = await startShared(dir, usersDir, log);
-    await writeFile(stateFile, JSON.stringify(started));
+    const started = await startShared(dir, usersDir, stateFile, log);
+    await writeState(stateFile, started);
     return started;
   });
   let stopped = false;

@@ -19,6 +19,7 @@ const HOMES: Record<string, string> = {
   chart_backups: 'src/sync/connection-migration/store.ts',
   id_map: 'src/sync/mirror/store.ts',
   result_batches: 'src/sync/outbox/',
+  platform_idempotency: 'src/sync/outbox/',
   sync_requests: 'src/sync/sync-button/requests.ts',
 };
 

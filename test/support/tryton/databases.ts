@@ -110,7 +110,7 @@ export async function cloneTestDatabase(databaseUrl: string, serverUrl: string, 
         await dropConnections(sql, template);
         await sql.unsafe(`create database ${name} template ${template}`);
       },
-      900_000,
+      { waitMs: 900_000 },
     );
   } finally {
     await sql.end({ timeout: 5 });

@@ -63,7 +63,7 @@ export async function ensureTrytonInstalled(): Promise<InstallOutcome> {
   if (await installed()) return { ok: true, installedNow: false };
   const dir = resolve('.ledgersync', 'tryton');
   await mkdir(dir, { recursive: true });
-  return withFileLock(join(dir, 'install.lock'), installOnce, 900_000);
+  return withFileLock(join(dir, 'install.lock'), installOnce, { waitMs: 900_000 });
 }
 
 async function installOnce(): Promise<InstallOutcome> {
