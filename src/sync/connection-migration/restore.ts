@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import { ZodError } from 'zod';
 import type { Logger } from '../../log.ts';
 import type { PlatformClient } from '../../platform/client.ts';
+import { connectionLabel } from './blockers.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
 import { type MirrorProgress, mirrorChart } from '../mirror/index.ts';
 import { mirrorLockName } from '../mirror/lock-name.ts';
@@ -84,7 +85,7 @@ export async function restoreChart(deps: RestoreDeps, options: RestoreOptions): 
   const notes = [...loaded.notes];
   if (loaded.backup.connection.id !== target) {
     notes.push(
-      `The chart was backed up from connection ${loaded.backup.connection.id} ("${loaded.backup.connection.remote_provider_name}") and is restored onto ${target}.`,
+      `The chart was backed up from connection ${connectionLabel(loaded.backup.connection)} and is restored onto ${target}.`,
     );
   }
   const { source, skipped } = backupChartSource(loaded.backup.chart);
