@@ -3,8 +3,8 @@ import { okValues } from '../../platform/parse.ts';
 import type { AccountingConnection } from '../../platform/schemas/accounting.ts';
 import {
   alreadyReady,
-  connectionLabel,
   type Blocker,
+  connectionLabel,
   describeBlocker,
   noSeparateActive,
   notInactiveApi,
