@@ -39,10 +39,13 @@ export async function resolveConnection(
     ? await platform.connection.get(configured)
     : await platform.connection.getActive();
   if (!connection) throw new NoConnectionError(configured);
+  // A null provider name (docs/platform.md F37) is stored as '' and never overwrites a known one.
   await sql`
     insert into connections (id, remote_provider_name, is_active)
-    values (${connection.id}, ${connection.remote_provider_name}, ${connection.is_active})
-    on conflict (id) do update set remote_provider_name = excluded.remote_provider_name, is_active = excluded.is_active`;
+    values (${connection.id}, ${connection.remote_provider_name ?? ''}, ${connection.is_active})
+    on conflict (id) do update set
+      remote_provider_name = coalesce(nullif(excluded.remote_provider_name, ''), connections.remote_provider_name),
+      is_active = excluded.is_active`;
   const followed = await followSwitch({ sql, platform, log }, connection.id);
   if (configured && followed.connectionId !== configured) {
     log.warn(

@@ -116,10 +116,14 @@ export class HttpTransport {
 
   private async execute(prepared: Prepared, credential: Credential): Promise<PlatformResponse> {
     const run: RunState = { attempts: 0, failures: 0, rateLimited: 0, renewedToken: false, maybeSent: false };
+    // The token renewed after a 401 serves the repeat itself: a token without a lifetime
+    // (docs/platform.md F40) would otherwise be renewed again, unused, by the next get().
+    let renewed: string | null = null;
     for (;;) {
       // The token first: a permit is taken only right before its request leaves, because a
       // permit used late is what could crowd a later window (see RateLimiterOptions.margin).
-      const token = credential.kind === 'bearer' ? await credential.tokens.get() : null;
+      const token = credential.kind === 'bearer' ? (renewed ?? (await credential.tokens.get())) : null;
+      renewed = null;
       const waitStart = performance.now();
       await this.options.limiter.acquire();
       const sentAt = performance.now();
@@ -139,7 +143,7 @@ export class HttpTransport {
         // F1: an expired token (401 DEVELOPER_7028) is renewed once and the request repeated.
         if (response.status === 401 && credential.kind === 'bearer' && token !== null && !run.renewedToken) {
           run.renewedToken = true;
-          await credential.tokens.replace(token);
+          renewed = await credential.tokens.replace(token);
           continue;
         }
       }

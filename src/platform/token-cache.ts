@@ -2,10 +2,18 @@
  * The client-credentials token (docs/platform.md F1), held in memory only. It is renewed shortly
  * before `expires_in` runs out, by one request at a time however many callers are waiting
  * (single flight), and once more when the platform says it expired (401 DEVELOPER_7028).
+ *
+ * A token without a positive lifetime (`expires_in` missing, zero or negative, docs/platform.md
+ * F40) is handed to the callers that asked for it and renewed by the next `get()`. That costs at
+ * most one token request per call, never a loop: a token request happens only when a caller asks
+ * for a token to send one request, callers waiting together share one token request, and every
+ * token request takes its own rate-limit permit (F3) like the call it serves, so the shared budget
+ * still bounds them.
  */
 export interface IssuedToken {
   accessToken: string;
-  expiresInS: number;
+  /** Seconds the token lives; null when the platform gave no positive lifetime (F40). */
+  expiresInS: number | null;
 }
 
 export interface TokenCacheOptions {
@@ -59,7 +67,8 @@ export class TokenCache {
     if (this.inFlight) return this.inFlight;
     const flight = this.issue()
       .then(({ accessToken, expiresInS }) => {
-        const lifetimeMs = expiresInS * 1000;
+        // F40: no positive lifetime, so renew at once: only the callers of this flight use it.
+        const lifetimeMs = expiresInS !== null && expiresInS > 0 ? expiresInS * 1000 : 0;
         const early = Math.min(this.maxEarlyMs, lifetimeMs * this.refreshShare);
         this.current = { token: accessToken, renewAt: this.now() + lifetimeMs - early };
         this.issued++;

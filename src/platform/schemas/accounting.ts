@@ -42,8 +42,8 @@ export type ConnectionSettingsInput = z.infer<typeof ConnectionSettingsInput>;
 
 /**
  * A connection as read (docs/platform.md F6, F22): what the worker decides by is required (type,
- * activity, provider, creation time); the rest may be absent or null (a CSV connection's
- * `settings` is null, read as all off).
+ * activity, creation time); the rest may be absent or null (a CSV connection's `settings` is null,
+ * read as all off). `remote_provider_name` may be null (F37): read as null, "not given".
  */
 export const AccountingConnection = z.object({
   id: SvcId,
@@ -55,7 +55,10 @@ export const AccountingConnection = z.object({
     .nullish()
     .transform((v) => v ?? false),
   last_linked_at: Timestamp.nullish(),
-  remote_provider_name: z.string(),
+  remote_provider_name: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
   settings: ConnectionSettings.nullish().transform((settings) => settings ?? ConnectionSettings.parse({})),
   status: z.string().nullish(),
   default_bill_pay_payment_account_id: z.string().nullish(),

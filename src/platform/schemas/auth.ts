@@ -52,18 +52,27 @@ export const TokenRequest = z.strictObject({
 });
 export type TokenRequest = z.infer<typeof TokenRequest>;
 
-/** 200 answer of POST /token (F1). */
+/**
+ * 200 answer of POST /token (F1), read tolerantly (docs/platform.md F22): only `access_token` is
+ * needed. `expires_in` is any integer in the published schema, and a value that is missing, zero
+ * or negative means "use it for this call, renew before the next" (F40): it reads as null then,
+ * never as a refusal. A `scope` of the wrong type reads as none granted (it only feeds a warning).
+ */
 export const TokenResponse = z.object({
   access_token: z.string().min(1),
-  token_type: z.string(),
-  expires_in: z.number().int().nonnegative(),
-  scope: z.string().default(''),
-  refresh_token: z.string().optional(),
-  refresh_token_expires_in: z.number().int().optional(),
+  token_type: z.string().nullish(),
+  expires_in: z
+    .number()
+    .nullish()
+    .catch(null)
+    .transform((s) => (s !== null && s !== undefined && s > 0 ? s : null)),
+  scope: z.string().nullish().catch(null),
+  refresh_token: z.string().nullish().catch(null),
+  refresh_token_expires_in: z.number().int().nullish().catch(null),
 });
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
 /** Splits the space-separated `scope` of a token request or response. */
-export function parseScopes(scope: string | undefined): string[] {
+export function parseScopes(scope: string | null | undefined): string[] {
   return (scope ?? '').split(/\s+/).filter((s) => s.length > 0);
 }

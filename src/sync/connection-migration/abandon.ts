@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
 import type { PlatformClient } from '../../platform/client.ts';
+import { connectionLabel } from './blockers.ts';
 import { abandonMigration, openMigration } from './store.ts';
 import type { MigrationRow } from './types.ts';
 
@@ -25,7 +26,7 @@ export async function abandonOpenMigration(deps: {
   const target = open.targetConnectionId ? await deps.platform.connection.get(open.targetConnectionId) : null;
   if (target?.is_ready_to_migrate) {
     warnings.push(
-      `Connection ${target.id} ("${target.remote_provider_name}") is still marked ready to migrate on the platform, and ` +
+      `Connection ${connectionLabel(target)} is still marked ready to migrate on the platform, and ` +
         'the API cannot undo that: tell the customer not to pick it under Switch Providers, or ask the platform to cancel it.',
     );
   }

@@ -18,7 +18,7 @@ export const ChartBackup = z.object({
   taken_at: z.string(),
   connection: z.looseObject({
     id: z.string(),
-    remote_provider_name: z.string(),
+    remote_provider_name: z.string().nullable(),
     connection_type: z.string(),
   }),
   counts: z.record(z.string(), z.number()),

@@ -32,14 +32,19 @@ export interface Blocker {
 
 export interface ConnectionFacts {
   id: string;
-  remote_provider_name: string;
+  /** null when the platform gives none (docs/platform.md F37). */
+  remote_provider_name: string | null;
   connection_type: string;
   is_active: boolean;
   is_ready_to_migrate: boolean;
 }
 
-const name = (c: Pick<ConnectionFacts, 'id' | 'remote_provider_name'>) =>
-  `connection ${c.id} ("${c.remote_provider_name}")`;
+/** `id ("provider")` for a person; the id alone when the platform gave no provider name (F37). */
+export function connectionLabel(c: Pick<ConnectionFacts, 'id' | 'remote_provider_name'>): string {
+  return c.remote_provider_name === null ? c.id : `${c.id} ("${c.remote_provider_name}")`;
+}
+
+const name = (c: Pick<ConnectionFacts, 'id' | 'remote_provider_name'>) => `connection ${connectionLabel(c)}`;
 
 /** F7 precondition 1: must be an inactive API connection. */
 export function notInactiveApi(target: ConnectionFacts): Blocker {

@@ -1,4 +1,4 @@
-import { describeBlocker } from './blockers.ts';
+import { connectionLabel, describeBlocker } from './blockers.ts';
 import type { MigrationProgress } from './progress.ts';
 import type { RestoreResult } from './restore.ts';
 import type { MigrationStatus } from './status.ts';
@@ -57,7 +57,7 @@ function connectionLine(c: MigrationStatus['source']): string {
     c.status,
     c.is_ready_to_migrate ? 'ready to migrate' : 'not ready to migrate',
   ];
-  return `${c.id} ("${c.remote_provider_name}") ${flags.join(', ')}`;
+  return `${connectionLabel(c)} ${flags.join(', ')}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import { type MirrorProgress, mirrorChart } from '../mirror/index.ts';
 import { mirrorLockName } from '../mirror/lock-name.ts';
 import { backupChartSource, type SkippedItem } from './backup-chart-source.ts';
 import { ChartBackup, readBackupFile } from './backup-file.ts';
+import { connectionLabel } from './blockers.ts';
 import { type RebuiltCounts, rebuildIdMap } from './rebuild-id-map.ts';
 import { type PreloadCounts, preloadCounts } from './step-preload.ts';
 import { loadBackup, openMigration } from './store.ts';
@@ -84,7 +85,7 @@ export async function restoreChart(deps: RestoreDeps, options: RestoreOptions): 
   const notes = [...loaded.notes];
   if (loaded.backup.connection.id !== target) {
     notes.push(
-      `The chart was backed up from connection ${loaded.backup.connection.id} ("${loaded.backup.connection.remote_provider_name}") and is restored onto ${target}.`,
+      `The chart was backed up from connection ${connectionLabel(loaded.backup.connection)} and is restored onto ${target}.`,
     );
   }
   const { source, skipped } = backupChartSource(loaded.backup.chart);

@@ -1,6 +1,6 @@
 import { okValues } from '../../platform/parse.ts';
 import type { AccountingConnection, ConnectionSettingsInput } from '../../platform/schemas/accounting.ts';
-import { notInactiveApi, targetMissing } from './blockers.ts';
+import { connectionLabel, notInactiveApi, targetMissing } from './blockers.ts';
 import { checkpoint, moved, type StepContext, type StepOutcome, stopped } from './step-context.ts';
 import { recordTarget, snapshotConnections } from './store.ts';
 
@@ -29,7 +29,8 @@ export async function createTargetStep(ctx: StepContext): Promise<StepOutcome> {
   const next = moved(
     await recordTarget(deps.sql, row.id, {
       id: target.id,
-      remoteProviderName: target.remote_provider_name,
+      // The platform may leave the name out (docs/platform.md F37): it is the one this step asked for.
+      remoteProviderName: target.remote_provider_name ?? row.provider,
       isActive: target.is_active,
     }),
     row.id,
@@ -39,7 +40,7 @@ export async function createTargetStep(ctx: StepContext): Promise<StepOutcome> {
   return {
     ok: true,
     row: next,
-    detail: `inactive API connection ${target.id} ("${target.remote_provider_name}") ${how}`,
+    detail: `inactive API connection ${connectionLabel(target)} ${how}`,
   };
 }
 

@@ -4,6 +4,7 @@ import type { AccountingConnection } from '../../platform/schemas/accounting.ts'
 import {
   alreadyReady,
   type Blocker,
+  connectionLabel,
   describeBlocker,
   noSeparateActive,
   notInactiveApi,
@@ -60,7 +61,7 @@ async function alreadySwitched(ctx: StepContext, target: AccountingConnection): 
   const outcome = await completeSwitch(deps, ready);
   const next = outcome.kind === 'pending' ? ready : ((await latestMigration(deps.sql)) ?? ready);
   ctx.notes.push(
-    `The customer has already switched to connection ${target.id} ("${target.remote_provider_name}").` +
+    `The customer has already switched to connection ${connectionLabel(target)}.` +
       (outcome.kind === 'pending'
         ? ' A sync of the connection left is still running; the switch is recorded as soon as it ends.'
         : ''),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { alreadyReady } from '../../../../src/sync/connection-migration/blockers.ts';
 import { nextSteps } from '../../../../src/sync/connection-migration/next-steps.ts';
 import {
   type Outstanding,
@@ -66,5 +67,15 @@ describe('what the migration runner says (docs/platform.md G30)', () => {
     expect(statusText({ migration: null, source: null, target: null, readiness: 'none' })).toMatch(
       /^No migration has been prepared/,
     );
+  });
+
+  it('F37: a connection whose provider name is null is named by its id, never "null"', () => {
+    const facts = { id: 'conn-9', connection_type: 'API', is_active: false, is_ready_to_migrate: true };
+    expect(alreadyReady({ ...facts, remote_provider_name: 'Acme ERP' }).message).toContain(
+      'conn-9 ("Acme ERP")',
+    );
+    const unnamed = alreadyReady({ ...facts, remote_provider_name: null }).message;
+    expect(unnamed).toContain('conn-9');
+    expect(unnamed).not.toMatch(/null|\(""\)/);
   });
 });
