@@ -19,7 +19,8 @@ import {
  * now and then an item it cannot use or a whole answer of the wrong shape. Whatever it is fed, a
  * call ends (no hang), a whole-answer failure is a PlatformError, and every item served comes back
  * as a value or as an `{ok: false, id, error}` failure: none is dropped, none valid is refused.
- * GET /accounting/connection is left out: what it answers is being settled separately (F39).
+ * The active connection is read from the list of all connections, or from the single read where
+ * the list is missing, whose `{}` means none (F39).
  */
 const redis = useTestRedis();
 const ITERATIONS = 200;
@@ -293,6 +294,40 @@ describe('the client fed random published answers (docs/platform.md F22, F36–F
       }
     });
   }
+
+  // -------------------------------------------------------------- the active connection (F39)
+
+  it('F39: the active connection: found in the list or the single read, {} is none, never a crash', async () => {
+    fuzz = new AnswerFuzz(4000);
+    for (let n = 0; n < ITERATIONS; n++) {
+      const what = `active connection #${n}`;
+      const listMissing = fuzz.chance(0.3);
+      const served = Array.from({ length: fuzz.int(0, 4) }, () => fuzz.connection());
+      const single = fuzz.chance(0.4) ? {} : fuzz.connection();
+      serve((request) => {
+        if (request.path === '/accounting/all-connections')
+          return listMissing ? { status: 404, body: {} } : { body: { connections: served } };
+        return { body: single };
+      });
+      let found: { id: string } | null;
+      try {
+        found = await within(what, client.connection.getActive());
+      } catch (error) {
+        // Only a single read of the wrong shape may fail the call, and then as a PlatformError.
+        expect(error, what).toBeInstanceOf(PlatformError);
+        expect(listMissing, what).toBe(true);
+        continue;
+      }
+      if (listMissing) {
+        const expected = Object.keys(single).length === 0 ? null : (single as { id: string }).id;
+        expect(found?.id ?? null, what).toBe(expected);
+      } else {
+        const active = served.filter((c) => c.is_active === true);
+        const api = active.find((c) => c.connection_type === 'API') ?? active[0];
+        expect(found?.id ?? null, what).toBe((api?.id as string | undefined) ?? null);
+      }
+    }
+  });
 
   // -------------------------------------------------------------- sync answers (F14, F33)
 

@@ -423,6 +423,20 @@ export class AnswerFuzz {
     });
   }
 
+  /** F6, F37: a connection, its provider name possibly null. */
+  connection(): Record<string, unknown> {
+    return this.object({
+      id: ['required', () => this.id()],
+      connection_type: ['required', () => this.pick(['API', 'CSV', 'DIRECT'])],
+      created_at: ['required', () => this.timestamp()],
+      is_active: ['required', () => this.bool()],
+      is_ready_to_migrate: ['optional-nullable', () => this.bool()],
+      last_linked_at: ['optional-nullable', () => this.timestamp()],
+      remote_provider_name: ['nullable', () => this.text()],
+      status: ['optional-nullable', () => this.pick(['linked', 'unlinked'])],
+    });
+  }
+
   /** F1, F40: `expires_in` any integer or absent. */
   token(): Record<string, unknown> {
     return this.object({
