@@ -12,7 +12,7 @@ import { useSyncWorld, worldEnv } from '../support/sync-world.ts';
  * idempotency key reused for another body. Exits are documented codes only.
  */
 /** README "Exit codes": done, failed, done with failures reported, service unavailable. */
-const DOCUMENTED_EXITS = [0, 1, 3, 69];
+const DOCUMENTED_EXITS = [0, 1, 3, 4, 69];
 
 /**
  * One fault scenario on a world of its own (a seed replaces the stub's world, so scenarios do
