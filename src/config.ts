@@ -1,6 +1,7 @@
 import cron from 'node-cron';
 import { z } from 'zod';
 import { EXIT, ExpectedFailure } from './exit-codes.ts';
+import { hasPublicHost } from './public-url.ts';
 
 /**
  * The whole environment of ledgersync, as one zod schema. This is the only module that reads
@@ -134,6 +135,16 @@ export const envSchema = z.object({
   QUEUE_PREFIX: z.string().min(1).default('ledgersync').describe('BullMQ key prefix.'),
 
   ERP: z.enum(['ledger', 'tryton']).default('ledger').describe('Which ERP adapter to use.'),
+  ERP_PUBLIC_URL: z
+    .string()
+    .refine(hasPublicHost, {
+      message:
+        'must be an http:// or https:// URL naming a public host (a name with a dot): the platform refuses links such as http://localhost',
+    })
+    .optional()
+    .describe(
+      "Public base URL of the ERP's web client, for the deep links bills are reported with (the ledger: `<base>/bills/<id>`; Tryton: the web client root). Unset: bills are reported without a deep link (docs/platform.md F42).",
+    ),
   LEDGER_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/)

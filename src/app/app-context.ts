@@ -102,7 +102,12 @@ export function createAppContext(options: {
   const erp = createErp(
     config.ERP === 'tryton'
       ? { kind: 'tryton', ...trytonOptionsFrom(config) }
-      : { kind: 'ledger', sql, schema: config.LEDGER_SCHEMA },
+      : {
+          kind: 'ledger',
+          sql,
+          schema: config.LEDGER_SCHEMA,
+          ...(config.ERP_PUBLIC_URL ? { deepLinkBase: config.ERP_PUBLIC_URL } : {}),
+        },
     { log },
   );
   return {

@@ -54,7 +54,7 @@ export interface ErpAdapter {
   postReimbursement(input: ReimbursementInput): Promise<WriteResult>;
   postTransfer(input: TransferInput): Promise<WriteResult>;
   postCashback(input: CashbackInput): Promise<WriteResult>;
-  /** Always returns a deepLinkUrl on success. */
+  /** Returns a deepLinkUrl on success when the ERP's public base URL is configured (docs/platform.md F42). */
   postBill(input: BillInput): Promise<WriteResult>;
   /** The bill (by its platform object id) must already be in the ERP, or earlier in the batch. */
   postBillPayment(input: BillPaymentInput): Promise<WriteResult>;

@@ -106,7 +106,7 @@ export class StubState {
     const active = this.connections.active();
     return {
       world: this.world,
-      resolver: new SelectionResolver(active?.chart ?? null),
+      resolver: new SelectionResolver(active?.chart ?? null, active?.remote_provider_name),
       settings: active?.settings ?? null,
     };
   }

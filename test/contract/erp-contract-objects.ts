@@ -44,6 +44,8 @@ export interface ContractSubject {
   fixture: ContractFixture;
   /** The same ERP, unreachable (e.g. a dead address): writes must fail as transient. */
   unreachableErp?: ErpAdapter;
+  /** The public base URL the ERP was given; unset, bills carry no deep link (docs/platform.md F42). */
+  deepLinkBase?: string;
 }
 
 let counter = 0;

@@ -3,9 +3,16 @@
  * with a value of the same JSON type? Used to check the stub's answers against live-shaped
  * examples written from the published platform (test/fixtures/platform), independently of any
  * zod schema of this project. A null on either side matches any type (one example cannot say
- * whether a field is nullable); an empty array on either side matches any array.
+ * whether a field is nullable); an empty array on either side matches any array. `optional` names
+ * the paths (array indexes written `[]`, e.g. `$.data[].memo`) the stub may leave out: fields the
+ * published copies make optional and never null (docs/platform.md F36).
  */
-export function shapeMismatches(example: unknown, actual: unknown, path = '$'): string[] {
+export function shapeMismatches(
+  example: unknown,
+  actual: unknown,
+  optional: ReadonlySet<string> = new Set(),
+  path = '$',
+): string[] {
   if (example === null || actual === null) return [];
   const expected = kindOf(example);
   const got = kindOf(actual);
@@ -13,14 +20,18 @@ export function shapeMismatches(example: unknown, actual: unknown, path = '$'): 
   if (Array.isArray(example) && Array.isArray(actual)) {
     if (example.length === 0 || actual.length === 0) return [];
     const merged = mergeExamples(example);
-    return actual.flatMap((item, i) => shapeMismatches(merged, item, `${path}[${i}]`)).filter(unique);
+    return actual
+      .flatMap((item, i) => shapeMismatches(merged, item, optional, `${path}[${i}]`))
+      .filter(unique);
   }
   if (expected === 'object') {
     const e = example as Record<string, unknown>;
     const a = actual as Record<string, unknown>;
-    return Object.keys(e).flatMap((key) =>
-      key in a ? shapeMismatches(e[key], a[key], `${path}.${key}`) : [`${path}.${key}: missing in the stub`],
-    );
+    return Object.keys(e).flatMap((key) => {
+      const at = `${path}.${key}`;
+      if (key in a) return shapeMismatches(e[key], a[key], optional, at);
+      return optional.has(withoutIndexes(at)) ? [] : [`${at}: missing in the stub`];
+    });
   }
   return [];
 }
@@ -43,8 +54,12 @@ function mergeExamples(items: unknown[]): unknown {
   return merged;
 }
 
+function withoutIndexes(path: string): string {
+  return path.replace(/\[\d+\]/g, '[]');
+}
+
 function unique(line: string, index: number, all: string[]): boolean {
   // Paths differ only by array index: report each mismatch once.
-  const key = line.replace(/\[\d+\]/g, '[]');
-  return all.findIndex((other) => other.replace(/\[\d+\]/g, '[]') === key) === index;
+  const key = withoutIndexes(line);
+  return all.findIndex((other) => withoutIndexes(other) === key) === index;
 }

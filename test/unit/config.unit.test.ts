@@ -64,6 +64,19 @@ describe('config', () => {
     expect(problemsOf({ SCHEDULE_COA_MIRROR: 'every day' })[0]).toMatch(/^SCHEDULE_COA_MIRROR: .*cron/);
   });
 
+  it('docs/platform.md F42: ERP_PUBLIC_URL is unset by default and must name a host with a dot', () => {
+    expect(loadConfig({}).ERP_PUBLIC_URL).toBeUndefined();
+    expect(loadConfig({ ERP_PUBLIC_URL: 'https://books.example.com/ledger' }).ERP_PUBLIC_URL).toBe(
+      'https://books.example.com/ledger',
+    );
+    for (const value of ['http://localhost:8080/ledger', 'ftp://books.example.com', 'books.example.com']) {
+      expect(
+        problemsOf({ ERP_PUBLIC_URL: value }).map((p) => p.split(':')[0]),
+        value,
+      ).toEqual(['ERP_PUBLIC_URL']);
+    }
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ REDIS_URL: '', DATABASE_URL: '' }).REDIS_URL).toBeUndefined();
   });

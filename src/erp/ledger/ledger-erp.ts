@@ -23,7 +23,10 @@ export interface LedgerErpOptions {
   sql: Sql;
   /** The ledger's schema (migrated with db/ledger); need not be on the pool's search_path. */
   schema: string;
-  /** Bills link to `${deepLinkBase}/bills/${referenceId}`. */
+  /**
+   * Bills link to `${deepLinkBase}/bills/${referenceId}`. Unset: no deep links (docs/platform.md
+   * F42: only a public base URL makes a link the platform accepts and a bookkeeper can open).
+   */
   deepLinkBase?: string;
   /** Accounts that override the ledger's stored posting defaults, by role. */
   defaults?: Partial<Record<DefaultRole, string>>;
@@ -31,8 +34,6 @@ export interface LedgerErpOptions {
   chunkSize?: number;
   log?: Logger;
 }
-
-export const DEFAULT_DEEP_LINK_BASE = 'http://localhost:8080/ledger';
 
 /** Rethrows a failing read as an ErpError, so callers see one error type with a category. */
 async function* guarded<T>(source: AsyncIterable<T>, what: string): AsyncIterable<T> {
@@ -55,9 +56,9 @@ export class LedgerErp extends BatchFirstErp {
     super();
     this.sql = options.sql;
     this.tables = ledgerTables(options.sql, options.schema);
-    const base = (options.deepLinkBase ?? DEFAULT_DEEP_LINK_BASE).replace(/\/+$/, '');
+    const base = options.deepLinkBase?.replace(/\/+$/, '');
     this.deepLink = (kind, referenceId) =>
-      kind === 'bill' ? `${base}/bills/${encodeURIComponent(referenceId)}` : undefined;
+      kind === 'bill' && base ? `${base}/bills/${encodeURIComponent(referenceId)}` : undefined;
     this.deps = {
       sql: options.sql,
       tables: this.tables,

@@ -21,7 +21,10 @@ export interface TrytonErpOptions extends TrytonConnection {
    * keeps as identifiers (see docs/tryton.md).
    */
   companyByEntity?: Readonly<Record<string, CompanyRef>>;
-  /** Root of the Tryton web client for deep links (default: the JSON-RPC URL's root). */
+  /**
+   * Public root of the Tryton web client for deep links (ERP_PUBLIC_URL). Unset: bills are
+   * reported without one (docs/platform.md F42: the JSON-RPC URL is often internal).
+   */
   deepLinkBase?: string;
   /** Objects written at once within a postMany call (default 4). */
   concurrency?: number;
@@ -51,6 +54,7 @@ export interface TrytonSettings {
   TRYTON_BANK_ACCOUNT_CODE?: string | undefined;
   TRYTON_CASHBACK_INCOME_ACCOUNT_CODE?: string | undefined;
   TRYTON_ACCOUNTS_PAYABLE_ACCOUNT_CODE?: string | undefined;
+  ERP_PUBLIC_URL?: string | undefined;
 }
 
 /** The adapter's options from the configuration (loadConfig has checked the four required). */
@@ -72,6 +76,7 @@ export function trytonOptionsFrom(settings: TrytonSettings): Omit<TrytonErpOptio
     journalCode: settings.TRYTON_JOURNAL_CODE ?? DEFAULT_JOURNAL_CODE,
     defaults,
     ...(settings.TRYTON_COMPANY_BY_ENTITY ? { companyByEntity: settings.TRYTON_COMPANY_BY_ENTITY } : {}),
+    ...(settings.ERP_PUBLIC_URL ? { deepLinkBase: settings.ERP_PUBLIC_URL } : {}),
   };
 }
 

@@ -48,11 +48,12 @@ export class TrytonErp extends BatchFirstErp {
     this.m = new TrytonModels(new TrytonRpc(options));
     this.log = options.log ?? silentLogger;
     this.companiesCache = new CompaniesCache(this.m, options.companyByEntity);
-    const base = (options.deepLinkBase ?? options.url).replace(/\/+$/, '');
+    const base = options.deepLinkBase?.replace(/\/+$/, '');
     const database = encodeURIComponent(options.database);
-    // The platform takes a deep link on bill syncs only (docs/platform.md F14): the supplier invoice.
+    // The platform takes a deep link on bill syncs only (docs/platform.md F14): the supplier
+    // invoice, and only under a configured public base (F42: never the JSON-RPC URL itself).
     const deepLink = (kind: ObjectKind, record: RecordRef) =>
-      kind === 'bill' ? `${base}/#${database}/model/${record.model}/${record.id}` : undefined;
+      kind === 'bill' && base ? `${base}/#${database}/model/${record.model}/${record.id}` : undefined;
     const locks = new KeyLocks();
     this.deps = {
       m: this.m,

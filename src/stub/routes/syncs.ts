@@ -75,8 +75,8 @@ export const syncRoutes: RouteDef[] = [
       }
       const selections: ResolvedCoding[] =
         'accounting_coding_selections' in input
-          ? resolvePlatformCodings(connection.chart, input.accounting_coding_selections)
-          : resolveCodings(connection.chart, input.accounting_field_selections);
+          ? resolvePlatformCodings(connection, input.accounting_coding_selections)
+          : resolveCodings(connection, input.accounting_field_selections);
       const extras = store.extrasOf(index);
       extras.codings ??= new Map();
       for (const s of selections) extras.codings.set(s.field, s.selection);

@@ -3,7 +3,11 @@ import { invalid } from '../core/errors.ts';
 import { type FieldSelection, GL_FIELD_EXTERNAL_ID, MERCHANT_FIELD_EXTERNAL_ID } from '../schemas/objects.ts';
 import type { PlatformSelection, ExternalSelection as SelectionInput } from '../schemas/requests.ts';
 import type { ConnectionChart } from '../world/chart.ts';
+import type { ConnectionRecord } from '../world/connections.ts';
 import { SelectionResolver } from '../world/selections.ts';
+
+/** The connection a coding is resolved against: its chart and its provider's name. */
+export type CodingConnection = Pick<ConnectionRecord, 'chart' | 'remote_provider_name'>;
 
 /** A resolved selection and the field external id it is stored under on the object. */
 export interface ResolvedCoding {
@@ -19,11 +23,13 @@ export interface ResolvedCoding {
  * before any is applied.
  */
 export function resolveCodings(
-  chart: ConnectionChart,
+  connection: CodingConnection,
   inputs: SelectionInput[],
   list = 'accounting_field_selections',
 ): ResolvedCoding[] {
-  const resolver = new SelectionResolver(chart);
+  const { chart } = connection;
+  // F36: the selection names the connection's provider, as every served selection does.
+  const resolver = new SelectionResolver(chart, connection.remote_provider_name);
   const problems: Array<{ index: number; field_external_id: string; reason: string }> = [];
   const out: ResolvedCoding[] = [];
   inputs.forEach((input, index) => {
@@ -52,9 +58,10 @@ function selectionProblems(list: string, problems: Array<{ index: number; reason
  * `Category` / `Merchant`.
  */
 export function resolvePlatformCodings(
-  chart: ConnectionChart,
+  connection: CodingConnection,
   inputs: PlatformSelection[],
 ): ResolvedCoding[] {
+  const { chart } = connection;
   const problems: Array<{ index: number; reason: string }> = [];
   const external: SelectionInput[] = [];
   inputs.forEach((input, index) => {
@@ -63,7 +70,7 @@ export function resolvePlatformCodings(
     else external.push(result);
   });
   if (problems.length > 0) throw selectionProblems('accounting_coding_selections', problems);
-  return resolveCodings(chart, external, 'accounting_coding_selections');
+  return resolveCodings(connection, external, 'accounting_coding_selections');
 }
 
 function toExternal(chart: ConnectionChart, input: PlatformSelection): SelectionInput | string {

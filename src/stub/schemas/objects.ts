@@ -17,6 +17,11 @@ const Time = z.string();
 /** ISO 8601 date (YYYY-MM-DD), where the published reference says `format: date`. */
 const DateOnly = z.string();
 const Text = z.string().nullable();
+/**
+ * docs/platform.md F36: a field both published copies make optional and never null. The live
+ * service leaves it out, and so does the stub.
+ */
+const OptionalText = z.string().optional();
 
 /**
  * docs/platform.md F22: `{amount: integer minor units, currency_code}`, plus the 2026 reference's
@@ -77,23 +82,24 @@ export const CategoryInfo = z.object({
 });
 export type CategoryInfo = z.infer<typeof CategoryInfo>;
 
-/** Published `source` of a selection: who added it. The stub does not know and writes null. */
+/** Published `source` of a selection: who added it. The stub does not know and leaves it out (F36). */
 export const SelectionSource = z.object({ type: z.string() });
 
 /**
- * One coding of a transaction, reimbursement, transfer or cashback (docs/platform.md F16): the
- * guide's `{id, external_id, name, type, category_info}` plus the published `external_code` (the
- * uploaded item's code, null when it has none), `provider_name` and `source` (null: the stub does
- * not record them). `external_id` is the ERP's remote id.
+ * One coding of a transaction, transfer or cashback (docs/platform.md F16): the guide's `{id,
+ * external_id, name, type, category_info}` plus the published `external_code` (the uploaded
+ * item's code, absent when it has none), `provider_name` (the connection's provider, required and
+ * never null in the 2026 copy) and `source` (absent: the stub does not record it), as F36 says.
+ * `external_id` is the ERP's remote id.
  */
 export const FieldSelection = z.object({
   id: Id,
   external_id: z.string(),
-  external_code: Text,
+  external_code: OptionalText,
   name: z.string(),
   type: SelectionType,
-  provider_name: Text,
-  source: SelectionSource.nullable(),
+  provider_name: z.string(),
+  source: SelectionSource.optional(),
   category_info: CategoryInfo,
 });
 export type FieldSelection = z.infer<typeof FieldSelection>;
@@ -111,13 +117,22 @@ export const ReimbursementFieldSelection = z.object({
     .object({ id: Text, external_id: Text, name: Text, type: SelectionType.nullable() })
     .nullable(),
 });
+export type ReimbursementFieldSelection = z.infer<typeof ReimbursementFieldSelection>;
 
-/** docs/platform.md F26: bill selections have no top-level `type` (it is in `category_info`). */
-export const BillFieldSelection = FieldSelection.omit({ type: true, source: true });
+/**
+ * docs/platform.md F26: bill selections have no top-level `type` (it is in `category_info`);
+ * `external_code` is null when the item has no code (F36 names it only on transactions).
+ */
+export const BillFieldSelection = FieldSelection.omit({ type: true, source: true }).extend({
+  external_code: Text,
+});
 export type BillFieldSelection = z.infer<typeof BillFieldSelection>;
 
 /** Either form, as the sync and coding rules read them (`type` only where F16 puts it). */
-export type AnySelection = BillFieldSelection & { type?: string | null };
+export type AnySelection = Omit<BillFieldSelection, 'external_code'> & {
+  type?: string | null;
+  external_code?: string | null;
+};
 
 // ---------------------------------------------------------------- sync statuses (F16)
 
@@ -160,20 +175,22 @@ export const TransactionLineItem = z.object({
   id: Text,
   amount: CurrencyAmount,
   converted_amount: CurrencyAmount,
-  memo: Text,
+  /** F36: absent rather than null. */
+  memo: OptionalText,
   accounting_field_selections: z.array(FieldSelection),
 });
 export type TransactionLineItem = z.infer<typeof TransactionLineItem>;
 
+/** F36: `employee_id`, `location_id` and `location_name` are absent rather than null. */
 export const CardHolder = z.object({
   user_id: Id,
   first_name: z.string(),
   last_name: z.string(),
-  employee_id: Text,
+  employee_id: OptionalText,
   department_id: Id.nullable(),
   department_name: Text,
-  location_id: Id.nullable(),
-  location_name: Text,
+  location_id: OptionalText,
+  location_name: OptionalText,
 });
 
 /** docs/platform.md F23: card acceptor location, or null when the network sent none. */
@@ -205,8 +222,8 @@ export const Transaction = z.object({
   merchant_category_code: Text,
   merchant_category_code_description: Text,
   merchant_location: MerchantLocation.nullable(),
-  /** Published purchase data sent by the merchant (receipt lines, flight, lodging); none here. */
-  merchant_data: z.record(z.string(), z.unknown()).nullable(),
+  /** Published purchase data sent by the merchant (receipts, flight, lodging); none here (F36: absent). */
+  merchant_data: z.record(z.string(), z.unknown()).optional(),
   card_present: z.boolean(),
   sk_category_id: z.number().int().nullable(),
   sk_category_name: Text,
@@ -214,8 +231,9 @@ export const Transaction = z.object({
   fund_id: Id.nullable(),
   /** Platform guide: deprecated alias of `fund_id` (same value). */
   limit_id: Id.nullable(),
-  spend_program_id: Id.nullable(),
-  statement_id: Id.nullable(),
+  /** F36: absent rather than null. */
+  spend_program_id: OptionalText,
+  statement_id: OptionalText,
   card_holder: CardHolder.nullable(),
   user_transaction_time: Time,
   settlement_date: Time.nullable(),
@@ -371,7 +389,8 @@ export const BILL_STATUS_SUMMARIES = [
 export const BillLineItem = z.object({
   id: Text,
   amount: CurrencyAmount,
-  memo: Text,
+  /** F36: absent rather than null. */
+  memo: OptionalText,
   accounting_field_selections: z.array(BillFieldSelection),
   purchase_order_line_item_id: Id.nullable(),
   item_receipt_line_item_ids: z.array(Id),
@@ -388,10 +407,13 @@ export const BillPaymentDetails = z.object({
 });
 
 /**
- * docs/platform.md F26: `amount`, `payment_date`, `payment_method`, `effective_date` and no `id`.
- * `customer_friendly_payment_id` is the platform guide's; `details` and `trace_id` the reference's.
+ * docs/platform.md F26: `amount`, `payment_date`, `payment_method`, `effective_date`.
+ * docs/platform.md F38: the 2026 copy requires the key `id` (its value may be null); the stub has
+ * no payment id to give and sends null. `customer_friendly_payment_id` is the platform guide's;
+ * `details` and `trace_id` the reference's.
  */
 export const BillPayment = z.object({
+  id: Id.nullable(),
   amount: CurrencyAmount,
   payment_date: Time.nullable(),
   effective_date: Time.nullable(),
@@ -405,14 +427,15 @@ export type BillPayment = z.infer<typeof BillPayment>;
 /**
  * docs/platform.md F26: `remote_id` is the ERP vendor id (the accounting vendor the platform vendor
  * is linked to); `accounting_vendor_remote_id` carries the same value under the stub's older name.
+ * F36: an unlinked vendor has no `remote_id`, `remote_code` or `remote_name` (absent, not null).
  */
 export const BillVendor = z.object({
   id: Id,
   name: z.string(),
-  remote_id: Text,
-  remote_code: Text,
-  remote_name: Text,
-  accounting_vendor_remote_id: Text,
+  remote_id: OptionalText,
+  remote_code: OptionalText,
+  remote_name: OptionalText,
+  accounting_vendor_remote_id: OptionalText,
   type: z.enum(['BUSINESS', 'INDIVIDUAL']),
 });
 export type BillVendor = z.infer<typeof BillVendor>;
@@ -442,14 +465,16 @@ export const Bill = z.object({
   paid_at: Time.nullable(),
   created_at: Time,
   accounting_date: Time,
-  posting_date: Time.nullable(),
+  /** F36: absent rather than null. */
+  posting_date: Time.optional(),
   archived_at: Time.nullable(),
   draft_bill_id: Id.nullable(),
   draft_bill_created_at: Time.nullable(),
   item_receipt_ids: z.array(Id),
   applied_vendor_credits: z.array(z.unknown()),
-  memo: Text,
-  vendor_memo: Text,
+  /** F36: `memo` and `vendor_memo` are absent rather than null. */
+  memo: OptionalText,
+  vendor_memo: OptionalText,
   accounting_field_selections: z.array(BillFieldSelection),
   line_items: z.array(BillLineItem),
   inventory_line_items: z.array(z.unknown()),

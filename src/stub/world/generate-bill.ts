@@ -9,6 +9,7 @@ import {
   type GenContext,
   iso,
   money,
+  present,
   rngFor,
   splitMinor,
   withOverrides,
@@ -21,7 +22,9 @@ import type { World } from './world.ts';
  * An approved bill generated from its index (platform guide "Bill"; docs/platform.md F16, F26).
  * Amounts are CurrencyAmounts in minor units; `status` OPEN/PAID and `sync_status` come from the
  * store (decision table). Selections on the bill and its lines carry no top-level `type` (F26);
- * fields the published reference adds are derived from earlier draws or the index.
+ * fields the published reference adds are derived from earlier draws or the index. Optional
+ * fields without a value (`posting_date`, `vendor_memo`, an unlinked vendor's remote fields) are
+ * left out, never null (F36).
  */
 export function generateBill(ctx: GenContext, index: number): Bill {
   const { world, resolver } = ctx;
@@ -58,7 +61,7 @@ export function generateBill(ctx: GenContext, index: number): Bill {
   const lineItems: BillLineItem[] = lines.map((line, n) => ({
     id: `${id}-li${n}`,
     amount: money(line.part, currency),
-    memo: lines.length > 1 ? `Line ${n + 1}` : memo,
+    ...present('memo', lines.length > 1 ? `Line ${n + 1}` : memo),
     accounting_field_selections: line.selections.map(toBillSelection),
     purchase_order_line_item_id: null,
     item_receipt_line_item_ids: [],
@@ -77,10 +80,11 @@ export function generateBill(ctx: GenContext, index: number): Bill {
       ? {
           id: vendor.id,
           name: vendor.name,
-          remote_id: linked,
-          remote_code: vendorSelection?.external_code ?? null,
-          remote_name: vendorSelection?.name ?? null,
-          accounting_vendor_remote_id: linked,
+          // F36: an unlinked vendor leaves its remote fields out.
+          ...present('remote_id', linked),
+          ...present('remote_code', vendorSelection?.external_code),
+          ...present('remote_name', vendorSelection?.name),
+          ...present('accounting_vendor_remote_id', linked),
           type: 'BUSINESS',
         }
       : null,
@@ -105,14 +109,12 @@ export function generateBill(ctx: GenContext, index: number): Bill {
     paid_at: paid ? iso(paidAt) : null,
     created_at: iso(created),
     accounting_date: iso(created),
-    posting_date: null,
     archived_at: null,
     draft_bill_id: null,
     draft_bill_created_at: null,
     item_receipt_ids: [],
     applied_vendor_credits: [],
-    memo,
-    vendor_memo: null,
+    ...present('memo', memo),
     accounting_field_selections: applyCodings(body, extras).map(toBillSelection),
     line_items: lineItems,
     inventory_line_items: [],
@@ -156,8 +158,9 @@ export function billRemoteId(store: ObjectStore, index: number): string | null {
 
 /**
  * The payment of a paid bill (docs/platform.md F26): amount, payment and effective dates, method,
- * and no `id`; `customer_friendly_payment_id` is the platform guide's, `details` and `trace_id`
- * the published reference's.
+ * and `id: null` (F38: the 2026 copy requires the key; the stub has no payment id to give);
+ * `customer_friendly_payment_id` is the platform guide's, `details` and `trace_id` the published
+ * reference's.
  */
 function billPayment(
   world: World,
@@ -170,6 +173,7 @@ function billPayment(
 ): BillPayment {
   const number = (index + 1).toString().padStart(6, '0');
   return {
+    id: null,
     amount: money(total, currency),
     payment_date: iso(paidAt),
     effective_date: iso(paidAt),

@@ -127,6 +127,14 @@ export function withOverrides<T extends object>(object: T, extras: ObjectExtras 
   return extras?.overrides ? { ...object, ...extras.overrides } : object;
 }
 
+/**
+ * `{[key]: value}`, or nothing when the value is null: docs/platform.md F36 fields are left out,
+ * never sent as null.
+ */
+export function present<K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } {
+  return (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }

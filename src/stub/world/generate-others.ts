@@ -16,6 +16,7 @@ import {
   valueAmount,
   withOverrides,
 } from './generate-common.ts';
+import { toReimbursementSelection } from './selections.ts';
 
 /**
  * Reimbursements, transfers and cashbacks generated from their index (docs/platform.md F16,
@@ -51,8 +52,8 @@ export function generateReimbursement(ctx: GenContext, index: number): Reimburse
       id: null,
       amount: money(minor, currency),
       memo,
-      // F24: every key of a selection is present (the resolver always writes them all).
-      accounting_field_selections: lineSelections,
+      // F24: every key of a selection is present, null where the stub has no value.
+      accounting_field_selections: lineSelections.map(toReimbursementSelection),
     },
   ];
   const spent = created - 2 * 86_400_000;
@@ -96,7 +97,7 @@ export function generateReimbursement(ctx: GenContext, index: number): Reimburse
     attendees: [],
     updated_at: iso(Math.max(created + 3_600_000, store.syncedAtOf(index), extras?.codedAt ?? 0)),
     memo,
-    accounting_field_selections: applyCodings(body, extras),
+    accounting_field_selections: applyCodings(body, extras).map(toReimbursementSelection),
     line_items: lineItems,
     sync_status: store.statusName(index) as Reimbursement['sync_status'],
     synced_at: syncedAtIso(ctx, 'reimbursement', index),

@@ -23,6 +23,7 @@ import {
   major,
   minorUnitRate,
   money,
+  present,
   rngFor,
   splitMinor,
   syncedAtIso,
@@ -116,6 +117,8 @@ export function transactionApproval(status: number): 'FULLY_APPROVED' | 'AWAITIN
  * F16, F17, F23), with the store's sync state, POST /accounting/codings and control-route
  * overrides applied. Fields added for the published reference (F23) are derived from earlier
  * draws (merchant, currencies, index), so they cost no extra draws and leave every world as it was.
+ * The optional fields the stub has no value for (`merchant_data`, `spend_program_id`,
+ * `statement_id`, the card holder's `employee_id` and location) are left out, never null (F36).
  */
 export function generateTransaction(ctx: GenContext, index: number): Transaction {
   const { world } = ctx;
@@ -145,24 +148,18 @@ export function generateTransaction(ctx: GenContext, index: number): Transaction
     merchant_category_code: merchant.mcc,
     merchant_category_code_description: MCC_DESCRIPTIONS[merchant.mcc] ?? null,
     merchant_location: merchant.location ? { ...merchant.location } : null,
-    merchant_data: null,
     card_present: merchant.cardPresent,
     sk_category_id: categoryId,
     sk_category_name: SK_CATEGORY_NAMES[categoryId] ?? null,
     card_id: world.auxId('card', index % 97),
     fund_id: fundId,
     limit_id: fundId,
-    spend_program_id: null,
-    statement_id: null,
     card_holder: {
       user_id: world.auxId('user', (index * 7) % 101),
       first_name: d.holder.first,
       last_name: d.holder.last,
-      employee_id: null,
       department_id: world.auxId('department', DEPARTMENTS.indexOf(d.holder.department)),
       department_name: d.holder.department,
-      location_id: null,
-      location_name: null,
     },
     user_transaction_time: iso(at),
     settlement_date: iso(at + 86_400_000),
@@ -187,7 +184,8 @@ export function generateTransaction(ctx: GenContext, index: number): Transaction
         id: d.lines.length > 1 ? `${id}-li${n}` : null,
         amount: money(line.part, d.currency),
         converted_amount: money(line.part, d.currency),
-        memo: d.lines.length > 1 ? `Split ${n + 1} of ${d.lines.length}` : d.memo,
+        // F36: a line without a memo leaves the key out.
+        ...present('memo', d.lines.length > 1 ? `Split ${n + 1} of ${d.lines.length}` : d.memo),
         accounting_field_selections: line.selections,
       }),
     ),

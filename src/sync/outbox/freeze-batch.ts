@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres';
+import { hasPublicHost } from '../../public-url.ts';
 import { assignToBatch, lockUnbatchedOutcomes, type UnbatchedOutcome } from '../sync-ledger/batches.ts';
 import { batchIdempotencyKey } from './batch-key.ts';
 
@@ -33,7 +34,8 @@ function buildBody(
     .map((r) => ({
       id: r.object_id,
       reference_id: r.reference_id as string,
-      ...(r.deep_link_url ? { deep_link_url: r.deep_link_url } : {}),
+      // F42: a link recorded before the ERP had a public base (http://localhost…) is not sent.
+      ...(r.deep_link_url && hasPublicHost(r.deep_link_url) ? { deep_link_url: r.deep_link_url } : {}),
     }));
   const failures = rows
     .filter((r) => r.outcome === 'failure')

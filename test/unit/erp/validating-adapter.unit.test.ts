@@ -39,17 +39,10 @@ describe('validatingAdapter', () => {
     expect(await erp.postBill(bill)).toEqual(answer);
   });
 
-  it('turns a bill posted without a deep link into a needs_integrator failure', async () => {
-    const erp = validatingAdapter(
-      fakeErp({
-        write: () => ({ ok: true, kind: 'bill', objectId: 'b-1', referenceId: 'BILL-1', replayed: false }),
-      }),
-    );
-    const result = await erp.postBill(bill);
-    expect(result).toMatchObject({
-      ok: false,
-      error: { category: 'needs_integrator', code: 'ERP_BAD_ANSWER' },
-    });
+  it('docs/platform.md F42: passes a bill posted without a deep link through (no public base URL configured)', async () => {
+    const answer = { ok: true, kind: 'bill', objectId: 'b-1', referenceId: 'BILL-1', replayed: false };
+    const erp = validatingAdapter(fakeErp({ write: () => answer }));
+    expect(await erp.postBill(bill)).toEqual(answer);
   });
 
   it('refuses a result for another object, or one without a reference id', async () => {

@@ -38,8 +38,11 @@ runErpContract('ledger', async () => {
   const firstOption = (fieldId: string) => chart.fields.find((f) => f.id === fieldId)!.options[0]!;
   // A port nothing listens on: every write to this ERP fails before reaching a database.
   deadPool = postgres('postgres://ledger:ledger@127.0.0.1:1/ledger', { max: 1, connect_timeout: 2 });
+  // docs/platform.md F42: bills link under a configured public base (ledger-deep-links tests none).
+  const deepLinkBase = 'https://books.example.com/ledger';
   return {
-    erp: createErp({ kind: 'ledger', sql: db.sql, schema }),
+    erp: createErp({ kind: 'ledger', sql: db.sql, schema, deepLinkBase }),
+    deepLinkBase,
     unreachableErp: createErp({ kind: 'ledger', sql: deadPool, schema }),
     fixture: {
       entityId: null,

@@ -38,8 +38,11 @@ describe('Tryton 6.0, an entity mapped to a second company', () => {
     await showAllCompanies(tryton.connection);
     const books = await readTrytonBooks(tryton.connection, { company: 'second' });
     const companyByEntity = { [entityId]: { id: books.companyId } };
+    // docs/platform.md F42: with a public base the bill links there (the first contract has none).
+    const deepLinkBase = 'https://tryton.example.com';
     return {
-      erp: createErp({ kind: 'tryton', ...tryton.connection, companyByEntity }),
+      erp: createErp({ kind: 'tryton', ...tryton.connection, companyByEntity, deepLinkBase }),
+      deepLinkBase,
       unreachableErp: createErp({
         kind: 'tryton',
         ...tryton.connection,

@@ -60,6 +60,29 @@ async function gather(
 }
 
 describe('freezing and sending result batches', () => {
+  it('F42: a bill recorded with a link to a host without a dot is reported without it; a public link is sent', async () => {
+    const { posts, context } = reportingTo('c-links');
+    const links: Record<string, string | undefined> = {
+      'bill-local': 'http://localhost:8080/ledger/bills/B-1',
+      'bill-public': 'https://books.example.com/ledger/bills/B-2',
+      'bill-none': undefined,
+    };
+    const ids = Object.keys(links);
+    await claimRows(db.sql, { connectionId: 'c-links', syncType: 'BILL_SYNC', objectIds: ids });
+    await recordOutcomes(
+      db.sql,
+      'c-links',
+      'BILL_SYNC',
+      ids.map((id) => ({ objectId: id, ok: true as const, referenceId: `R-${id}`, deepLinkUrl: links[id] })),
+    );
+    await freezeAndSend(context, ['BILL_SYNC']);
+    const sent = Object.fromEntries((posts[0]?.successful_syncs ?? []).map((s) => [s.id, s]));
+    expect(Object.keys(sent).sort()).toEqual([...ids].sort());
+    expect('deep_link_url' in sent['bill-local']!).toBe(false);
+    expect('deep_link_url' in sent['bill-none']!).toBe(false);
+    expect(sent['bill-public']!.deep_link_url).toBe(links['bill-public']);
+  });
+
   it('F14: mid-run, only whole 5,000-item batches go out; the remainder waits for the end of the run', async () => {
     const { posts, context } = reportingTo('c-full');
     await gather('c-full', 'TRANSACTION_SYNC', 7000);

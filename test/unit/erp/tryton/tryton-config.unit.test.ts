@@ -31,6 +31,15 @@ describe('Tryton settings', () => {
     expect(options.journalCode).toBe(DEFAULT_JOURNAL_CODE);
     expect(options.defaults).toEqual(DEFAULT_ROLE_CODES);
     expect(options).toMatchObject({ url: TRYTON.TRYTON_URL, database: 'acme', user: 'ledgersync' });
+    // docs/platform.md F42: no deep links unless ERP_PUBLIC_URL names the public web client.
+    expect(options.deepLinkBase).toBeUndefined();
+  });
+
+  it('docs/platform.md F42: ERP_PUBLIC_URL is the deep-link base, never the JSON-RPC URL', () => {
+    const options = trytonOptionsFrom(
+      loadConfig({ ...TRYTON, ERP_PUBLIC_URL: 'https://tryton.example.com' }),
+    );
+    expect(options.deepLinkBase).toBe('https://tryton.example.com');
   });
 
   it('TRYTON_COMPANY_BY_ENTITY maps entities to a company id (digits) or name, spaces trimmed', () => {
