@@ -22,12 +22,6 @@ export interface ErpServiceOptions extends HttpErpCredentials {
   pageSize?: number;
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    rawBody?: string;
-  }
-}
-
 function answerError(reply: FastifyReply, status: number, code: string, message: string) {
   return reply.code(status).send({ error: { code, message } });
 }
@@ -39,8 +33,9 @@ export function buildErpService(options: ErpServiceOptions): FastifyInstance {
   app.addHook('onClose', async () => cursors.clear());
 
   // The signature covers the body as sent: keep the text, then parse it.
+  const rawBodies = new WeakMap<object, string>();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    request.rawBody = body as string;
+    rawBodies.set(request, body as string);
     try {
       done(null, body === '' ? undefined : JSON.parse(body as string));
     } catch {
@@ -57,7 +52,7 @@ export function buildErpService(options: ErpServiceOptions): FastifyInstance {
         authorization: request.headers.authorization,
         signature: typeof signature === 'string' ? signature : undefined,
       },
-      request.rawBody ?? '',
+      rawBodies.get(request) ?? '',
     );
     if (refusal) {
       log.warn({ route: request.routeOptions.url, refusal }, 'ERP service refused a request');
