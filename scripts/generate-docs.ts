@@ -1,6 +1,8 @@
-// Regenerates the README's configuration table and .env.example from the zod schema.
+// Regenerates the README's configuration table and .env.example from the zod schema, and the
+// HTTP ERP contract's OpenAPI document from the ERP contract's zod schemas.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { configTable, envExample } from '../src/config-docs.ts';
+import { openApiText } from '../src/erp/http/openapi.ts';
 
 const BEGIN = '<!-- config-table:begin -->';
 const END = '<!-- config-table:end -->';
@@ -13,3 +15,4 @@ writeFileSync(
   `${readme.slice(0, start + BEGIN.length)}\n${configTable()}\n${readme.slice(end)}`,
 );
 writeFileSync('.env.example', envExample());
+writeFileSync('docs/erp-http-contract.json', openApiText());

@@ -134,7 +134,12 @@ export const envSchema = z.object({
     ),
   QUEUE_PREFIX: z.string().min(1).default('ledgersync').describe('BullMQ key prefix.'),
 
-  ERP: z.enum(['ledger', 'tryton']).default('ledger').describe('Which ERP adapter to use.'),
+  ERP: z
+    .enum(['ledger', 'tryton', 'http'])
+    .default('ledger')
+    .describe(
+      'Which ERP adapter to use: the built-in ledger, Tryton, or a service of the HTTP contract (docs/erp-http.md).',
+    ),
   ERP_PUBLIC_URL: z
     .string()
     .refine(hasPublicHost, {
@@ -179,6 +184,29 @@ export const envSchema = z.object({
     .describe(
       "Code of the Tryton account bills are credited to. Unset: each company's default payable account (Tryton's account configuration).",
     ),
+
+  ERP_HTTP_URL: url(['http:', 'https:'])
+    .optional()
+    .describe('Base URL of the ERP service implementing docs/erp-http-contract.json (ERP=http).'),
+  ERP_HTTP_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .describe('Bearer token sent to the ERP service, and required by `erp serve`. Never logged.'),
+  ERP_HTTP_HMAC_SECRET: z
+    .string()
+    .min(16)
+    .optional()
+    .describe(
+      'Shared secret for X-Ledgersync-Signature (HMAC-SHA256 of the body), sent to the ERP service and required by `erp serve`. Never logged.',
+    ),
+  ERP_HTTP_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(30_000)
+    .describe('Give up on one ERP service request after this long and retry it (ERP=http).'),
 
   WEBHOOK_SECRET: z
     .string()
@@ -232,6 +260,7 @@ function crossFieldProblems(env: Env): string[] {
       if (!env[key]) problems.push(`${key}: required when ERP=tryton`);
     }
   }
+  if (env.ERP === 'http' && !env.ERP_HTTP_URL) problems.push('ERP_HTTP_URL: required when ERP=http');
   if (!LOOPBACK.has(env.SERVER_HOST) && !env.OPERATOR_TOKEN) {
     problems.push(`OPERATOR_TOKEN: required when SERVER_HOST (${env.SERVER_HOST}) is not loopback`);
   }

@@ -1,3 +1,5 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
 /**
  * Masks secret-shaped text wherever it appears: platform tokens, bearer and basic credentials,
  * secret-named query or form fields, and the password in a URL's user info (REDIS_URL,
@@ -71,4 +73,10 @@ export function scrubSecrets(value: unknown, depth = 0): unknown {
   for (const [k, v] of Object.entries(value)) out[k] = scrubSecrets(v, depth + 1);
   if (isCredentialCommand(value as Record<string, unknown>)) out.args = ['[redacted]'];
   return out;
+}
+
+/** Constant-time comparison; hashing first gives equal lengths, so the time never reveals a secret's length. */
+export function sameSecret(a: string, b: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(a), digest(b));
 }

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Sql } from 'postgres';
 import type { Config } from '../config.ts';
-import { createErp, type ErpAdapter } from '../erp/index.ts';
+import { createErp, type ErpAdapter, type ErpConfig } from '../erp/index.ts';
 import { trytonOptionsFrom } from '../erp/tryton/options.ts';
 import { EXIT, ExpectedFailure } from '../exit-codes.ts';
 import {
@@ -99,17 +99,7 @@ export function createAppContext(options: {
     },
     log,
   });
-  const erp = createErp(
-    config.ERP === 'tryton'
-      ? { kind: 'tryton', ...trytonOptionsFrom(config) }
-      : {
-          kind: 'ledger',
-          sql,
-          schema: config.LEDGER_SCHEMA,
-          ...(config.ERP_PUBLIC_URL ? { deepLinkBase: config.ERP_PUBLIC_URL } : {}),
-        },
-    { log },
-  );
+  const erp = createErp(erpConfigFrom(config, sql), { log });
   return {
     config,
     log,
@@ -124,4 +114,26 @@ export function createAppContext(options: {
       await closeRedis(redis);
     },
   };
+}
+
+function erpConfigFrom(config: Config, sql: Sql): ErpConfig {
+  switch (config.ERP) {
+    case 'tryton':
+      return { kind: 'tryton', ...trytonOptionsFrom(config) };
+    case 'http':
+      return {
+        kind: 'http',
+        url: config.ERP_HTTP_URL!,
+        token: config.ERP_HTTP_TOKEN,
+        hmacSecret: config.ERP_HTTP_HMAC_SECRET,
+        timeoutMs: config.ERP_HTTP_TIMEOUT_MS,
+      };
+    default:
+      return {
+        kind: 'ledger',
+        sql,
+        schema: config.LEDGER_SCHEMA,
+        ...(config.ERP_PUBLIC_URL ? { deepLinkBase: config.ERP_PUBLIC_URL } : {}),
+      };
+  }
 }

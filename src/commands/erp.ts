@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { importPlatformEntities } from '../app/open-books.ts';
+import { serveLedgerErp } from '../erp/http/serve-command.ts';
 import { chartSummary } from '../erp/ledger/chart-summary.ts';
 import { seedLedger } from '../erp/ledger/seed.ts';
 import { formatTrialBalance, trialBalance, trialBalanceTotals } from '../erp/ledger/trial-balance.ts';
@@ -134,6 +135,19 @@ export function registerErpCommands(program: Command): void {
               .join(', ')} ready.\n`,
           );
         return EXIT.ok;
+      }),
+    );
+  erp
+    .command('serve')
+    .description('serve the built-in ledger over the HTTP ERP contract (docs/erp-http.md)')
+    .option('--port <n>', 'port to listen on (0 = any free port)', integer, 4020)
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .action((options: { port: number; host: string }) =>
+      withRuntime(async (runtime) => {
+        requireLedger(runtime.config, 'serve');
+        await serveLedgerErp(runtime, options);
+        // Serves until SIGINT/SIGTERM, whose cleanups close the server, then the pool.
+        return new Promise<never>(() => {});
       }),
     );
   erp

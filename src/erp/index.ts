@@ -1,6 +1,7 @@
 import type { Sql } from 'postgres';
 import type { Logger } from '../log.ts';
 import type { ErpAdapter } from './adapter.ts';
+import { HttpErp, type HttpErpOptions } from './http/http-erp.ts';
 import { LedgerErp } from './ledger/ledger-erp.ts';
 import type { DefaultRole } from './ledger/model.ts';
 import type { TrytonErpOptions } from './tryton/options.ts';
@@ -27,8 +28,13 @@ export interface TrytonErpConfig extends Omit<TrytonErpOptions, 'log'> {
   kind: 'tryton';
 }
 
+/** A service implementing the HTTP ERP contract (docs/erp-http.md). */
+export interface HttpErpConfig extends Omit<HttpErpOptions, 'log'> {
+  kind: 'http';
+}
+
 /** One variant per adapter. */
-export type ErpConfig = LedgerErpConfig | TrytonErpConfig;
+export type ErpConfig = LedgerErpConfig | TrytonErpConfig | HttpErpConfig;
 
 export interface CreateErpOptions {
   log?: Logger;
@@ -46,6 +52,11 @@ export function createErp(config: ErpConfig, options: CreateErpOptions = {}): Er
     case 'tryton': {
       const { kind: _kind, ...tryton } = config;
       adapter = new TrytonErp({ ...tryton, ...(options.log ? { log: options.log } : {}) });
+      break;
+    }
+    case 'http': {
+      const { kind: _kind, ...http } = config;
+      adapter = new HttpErp({ ...http, ...(options.log ? { log: options.log } : {}) });
       break;
     }
     default: {

@@ -1,17 +1,13 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { checkExactlyOnce } from '../support/exactly-once.ts';
 import { useTestRedis } from '../support/redis.ts';
 import { useSyncWorld } from '../support/sync-world.ts';
 
 const world = useSyncWorld();
 const redis = useTestRedis();
 const CHILD = fileURLToPath(new URL('../support/sync-child.ts', import.meta.url));
-
-interface Effects {
-  arrivals: { route: string; status: number }[];
-  summary: { synced_more_than_once: unknown[] };
-}
 
 /** Runs the sync child; kills it with SIGKILL after killAfterMs (if given). Resolves its exit. */
 function runChild(
@@ -45,30 +41,6 @@ function runChild(
   );
 }
 
-async function checkExactlyOnce(): Promise<void> {
-  const { sql } = world.db;
-  const pending =
-    await sql`select state, count(*)::int as n from sync_ledger where state <> 'REPORTED' group by state`;
-  expect(pending, 'nothing left pending in the sync ledger').toEqual([]);
-  const frozen = await sql`select count(*)::int as n from result_batches where state <> 'ACKED'`;
-  expect(frozen[0]?.n, 'every result batch acknowledged').toBe(0);
-  const effects = await world.control<Effects>(
-    'GET',
-    '/__stub/effects?include=arrivals&summary=true&limit=100000',
-  );
-  expect(effects.summary.synced_more_than_once, 'marked on the platform at most once').toEqual([]);
-  const conflicts = effects.arrivals.filter((a) => a.route.includes('/accounting/syncs') && a.status === 400);
-  expect(conflicts, 'no idempotency key reused with a different body (7005)').toEqual([]);
-  const duplicates = await sql`
-    select p.kind, p.object_id, count(*)::int as n
-    from ${sql(world.ledgerSchema)}.postings p group by p.kind, p.object_id having count(*) > 1`;
-  expect(duplicates, 'each object in the ERP once').toEqual([]);
-  const reported = await sql`select count(*)::int as n from sync_ledger where outcome = 'success'`;
-  const posted =
-    await sql`select count(*)::int as n from ${sql(world.ledgerSchema)}.postings where kind in ('card_transaction', 'bill', 'bill_payment')`;
-  expect(posted[0]?.n, 'every success reported is one ERP posting').toBe(reported[0]?.n);
-}
-
 describe('crash safety', () => {
   it('kill -9 at random moments during a 5,000-object sync, restart each time: exactly once in the ERP and on the platform', async () => {
     await world.seed({
@@ -89,7 +61,7 @@ describe('crash safety', () => {
     expect(kills).toBeGreaterThanOrEqual(8);
     const final = await runChild();
     expect(final.code, final.stderr).toBe(0);
-    await checkExactlyOnce();
+    await checkExactlyOnce(world);
   }, 240_000);
 
   it('with 10% platform 5xx and "commit then drop the connection" faults, the same holds', async () => {
@@ -114,6 +86,6 @@ describe('crash safety', () => {
     const final = await runChild();
     expect(final.code, final.stderr).toBe(0);
     await world.control('PUT', '/__stub/faults', {});
-    await checkExactlyOnce();
+    await checkExactlyOnce(world);
   }, 240_000);
 });

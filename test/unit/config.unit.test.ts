@@ -55,6 +55,19 @@ describe('config', () => {
     expect(problemsOf({ ERP: 'tryton', TRYTON_URL: 'http://127.0.0.1:8000' })).toHaveLength(3);
   });
 
+  it('ERP=http needs ERP_HTTP_URL; a token or HMAC secret shorter than 16 characters is refused unquoted', () => {
+    expect(problemsOf({ ERP: 'http' })).toEqual(['ERP_HTTP_URL: required when ERP=http']);
+    expect(problemsOf({ ERP: 'http', ERP_HTTP_URL: 'https://erp.example.com/api' })).toEqual([]);
+    const problems = problemsOf({
+      ERP: 'http',
+      ERP_HTTP_URL: 'https://erp.example.com/api',
+      ERP_HTTP_TOKEN: 'short-tok',
+      ERP_HTTP_HMAC_SECRET: 'short-sec',
+    });
+    expect(problems.map((p) => p.split(':')[0])).toEqual(['ERP_HTTP_TOKEN', 'ERP_HTTP_HMAC_SECRET']);
+    expect(problems.join(' ')).not.toMatch(/short-/);
+  });
+
   it('requires an operator token when the server listens beyond loopback', () => {
     expect(problemsOf({ SERVER_HOST: '0.0.0.0' })[0]).toMatch(/^OPERATOR_TOKEN: required/);
     expect(problemsOf({ SERVER_HOST: '0.0.0.0', OPERATOR_TOKEN: 'a-long-operator-token' })).toEqual([]);

@@ -1,5 +1,6 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sameSecret } from '../../secrets.ts';
 
 /** The browser pages' session cookie, set by GET /login. */
 export const OPERATOR_COOKIE = 'ledgersync_operator';
@@ -26,12 +27,6 @@ const LOOPBACK = new Set(['localhost', '::1', '[::1]', '::ffff:127.0.0.1']);
 export function isLoopback(host: string | undefined): boolean {
   if (!host) return false;
   return LOOPBACK.has(host) || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
-/** Hashing first gives equal lengths, so timingSafeEqual never reveals the token's length. */
-function sameSecret(a: string, b: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(a), digest(b));
 }
 
 export function cookieOf(request: FastifyRequest, name: string): string | undefined {

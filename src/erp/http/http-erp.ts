@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { type Logger, silentLogger } from '../../log.ts';
+import type { RetryOptions } from '../../platform/backoff.ts';
+import { BatchFirstErp } from '../batch-first-adapter.ts';
+import { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
+import { ErpError, type ErpErrorInfo } from '../errors.ts';
+import { type ErpWrite, LookupResult, type ObjectKind, type VendorInput, WriteResult } from '../types.ts';
+import type { HttpErpCredentials } from './auth.ts';
+import { DEFAULT_HTTP_ERP_RETRY, HttpErpTransport, malformed } from './transport.ts';
+import { pageOf } from './wire.ts';
+
+export interface HttpErpOptions extends HttpErpCredentials {
+  /** Base URL of the service implementing docs/erp-http-contract.json. */
+  url: string;
+  /** Per attempt (default 30 s). */
+  timeoutMs?: number;
+  retry?: RetryOptions;
+  /** Items per POST /entries (default 500): bounds one request's size and time. */
+  chunkSize?: number;
+  log?: Logger;
+}
+
+const ResultList = z.object({ results: z.array(z.unknown()) });
+
+function issuesOf(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || 'value'}: ${i.message}`)
+    .join('; ');
+}
+
+function failure(item: { kind: ObjectKind; objectId: string }, error: ErpErrorInfo): WriteResult {
+  return { ok: false, kind: item.kind, objectId: item.objectId, error };
+}
+
+/**
+ * An ERP reached over HTTP (docs/erp-http.md): every method is one or a few calls of the
+ * contract, every answer parsed with the contract's zod schemas. Writes never reject: a service
+ * that cannot be reached yields `transient` results, a refusal or a malformed answer
+ * `needs_integrator` results, each item on its own.
+ */
+export class HttpErp extends BatchFirstErp {
+  readonly name = 'http';
+  private readonly transport: HttpErpTransport;
+  private readonly chunkSize: number;
+
+  constructor(options: HttpErpOptions) {
+    super();
+    this.transport = new HttpErpTransport({
+      url: options.url,
+      token: options.token,
+      hmacSecret: options.hmacSecret,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      retry: options.retry ?? DEFAULT_HTTP_ERP_RETRY,
+      log: options.log ?? silentLogger,
+    });
+    this.chunkSize = options.chunkSize ?? 500;
+  }
+
+  glAccounts(): AsyncIterable<GlAccount> {
+    return this.pages('/chart/gl-accounts', GlAccount);
+  }
+  customFields(): AsyncIterable<CustomField> {
+    return this.pages('/chart/custom-fields', CustomField);
+  }
+  fieldOptions(fieldId: string): AsyncIterable<FieldOption> {
+    return this.pages(`/chart/custom-fields/${encodeURIComponent(fieldId)}/options`, FieldOption);
+  }
+  vendors(): AsyncIterable<ErpVendor> {
+    return this.pages('/chart/vendors', ErpVendor);
+  }
+  taxRates(): AsyncIterable<TaxRate> {
+    return this.pages('/chart/tax-rates', TaxRate);
+  }
+  taxCodes(): AsyncIterable<TaxCode> {
+    return this.pages('/chart/tax-codes', TaxCode);
+  }
+
+  /** Follows nextCursor page by page: one page in memory at a time. */
+  private async *pages<T>(path: string, item: z.ZodType<T>): AsyncGenerator<T> {
+    const page = pageOf(item);
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? '' : `?cursor=${encodeURIComponent(cursor)}`;
+      const outcome = await this.transport.call('GET', `${path}${query}`);
+      if (!outcome.ok) throw new ErpError(outcome.error);
+      const parsed = page.safeParse(outcome.body);
+      if (!parsed.success) throw new ErpError(malformed(`GET ${path}`, issuesOf(parsed.error)));
+      yield* parsed.data.items;
+      cursor = parsed.data.nextCursor;
+    } while (cursor !== null);
+  }
+
+  override async createVendor(input: VendorInput): Promise<WriteResult> {
+    const outcome = await this.transport.call('POST', '/vendors', input);
+    if (!outcome.ok) return failure(input, outcome.error);
+    const parsed = WriteResult.safeParse(outcome.body);
+    return parsed.success ? parsed.data : failure(input, malformed('POST /vendors', issuesOf(parsed.error)));
+  }
+
+  async postMany(items: readonly ErpWrite[]): Promise<WriteResult[]> {
+    const results: WriteResult[] = [];
+    // Chunks go one after another: a bill earlier in the input is written before its payment.
+    for (let start = 0; start < items.length; start += this.chunkSize) {
+      results.push(...(await this.postChunk(items.slice(start, start + this.chunkSize))));
+    }
+    return results;
+  }
+
+  private async postChunk(items: readonly ErpWrite[]): Promise<WriteResult[]> {
+    const outcome = await this.transport.call('POST', '/entries', { items });
+    if (!outcome.ok) return items.map((item) => failure(item, outcome.error));
+    const list = ResultList.safeParse(outcome.body);
+    if (!list.success || list.data.results.length !== items.length) {
+      const issues = list.success
+        ? `${list.data.results.length} results for ${items.length} items`
+        : issuesOf(list.error);
+      return items.map((item) => failure(item, malformed('POST /entries', issues)));
+    }
+    // Each result stands alone: one malformed result fails its item only.
+    return items.map((item, i) => {
+      const parsed = WriteResult.safeParse(list.data.results[i]);
+      return parsed.success ? parsed.data : failure(item, malformed('POST /entries', issuesOf(parsed.error)));
+    });
+  }
+
+  async lookupMany(keys: readonly { kind: ObjectKind; objectId: string }[]): Promise<LookupResult[]> {
+    if (keys.length === 0) return [];
+    const outcome = await this.transport.call('POST', '/entries:lookup', { keys });
+    if (!outcome.ok) throw new ErpError(outcome.error);
+    const parsed = z.object({ results: z.array(LookupResult).length(keys.length) }).safeParse(outcome.body);
+    if (!parsed.success) throw new ErpError(malformed('POST /entries:lookup', issuesOf(parsed.error)));
+    return parsed.data.results;
+  }
+
+  async close(): Promise<void> {
+    this.transport.close();
+  }
+}
