@@ -1,9 +1,9 @@
 import type { Sql } from 'postgres';
 import type { Logger } from '../log.ts';
 import type { ErpAdapter } from './adapter.ts';
+import type { DefaultRole } from './core/roles.ts';
 import { HttpErp, type HttpErpOptions } from './http/http-erp.ts';
 import { LedgerErp } from './ledger/ledger-erp.ts';
-import type { DefaultRole } from './ledger/model.ts';
 import type { TrytonErpOptions } from './tryton/options.ts';
 import { TrytonErp } from './tryton/tryton-erp.ts';
 import { validatingAdapter } from './validating-adapter.ts';

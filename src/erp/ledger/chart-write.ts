@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
+import type { DefaultRole } from '../core/roles.ts';
 import type { Currency } from '../types.ts';
-import type { DefaultRole } from './model.ts';
 import { type LedgerTables, ledgerTables } from './tables.ts';
 
 /**

@@ -1,10 +1,9 @@
 import type { Sql } from 'postgres';
+import { DEFAULT_ROLES, type DefaultRole } from '../core/roles.ts';
 import type { ErpWrite, PostingInput } from '../types.ts';
 import {
   type AccountRow,
   type BillRow,
-  DEFAULT_ROLES,
-  type DefaultRole,
   type EntityRow,
   type FieldRow,
   type OptionRow,

@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
-import type { Planned, PlannedEntry, PlannedVendor } from './model.ts';
+import type { PlannedEntry } from '../core/plan.ts';
+import type { Planned, PlannedVendor } from './model.ts';
 import { keyOf, type PostingRow } from './postings.ts';
 import type { LedgerTables } from './tables.ts';
 
@@ -64,7 +65,7 @@ function billRows(entries: readonly PlannedEntry[]) {
 
 function paymentRows(entries: readonly PlannedEntry[]) {
   return entries.flatMap((e) =>
-    e.payment ? [{ object_id: e.objectId, bill_id: e.payment.billPostingId, amount: e.payment.amount }] : [],
+    e.payment ? [{ object_id: e.objectId, bill_id: e.payment.billId, amount: e.payment.amount }] : [],
   );
 }
 

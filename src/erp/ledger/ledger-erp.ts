@@ -3,6 +3,7 @@ import { type Logger, silentLogger } from '../../log.ts';
 import { BatchFirstErp } from '../batch-first-adapter.ts';
 import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
 import { classifyThrown } from '../classify.ts';
+import type { DefaultRole } from '../core/roles.ts';
 import { ErpError } from '../errors.ts';
 import type { ErpWrite, LookupResult, ObjectKind, WriteResult } from '../types.ts';
 import {
@@ -14,7 +15,6 @@ import {
   readVendors,
 } from './chart-read.ts';
 import { lookupPostings } from './lookup.ts';
-import type { DefaultRole } from './model.ts';
 import { type PostManyDeps, postMany } from './post-many.ts';
 import { type LedgerTables, ledgerTables } from './tables.ts';
 

@@ -1,19 +1,13 @@
 import type { FieldInputType, GlClassification } from '../chart.ts';
-import type { Counterpart, Currency, ObjectKind } from '../types.ts';
+import type { PlannedEntry } from '../core/plan.ts';
+import type { DefaultRole } from '../core/roles.ts';
+import type { Currency } from '../types.ts';
 
 /**
- * The ledger's in-memory view of what one batch of writes refers to (loaded by context.ts),
- * and the journal it plans (rules.ts). Pure data: the checks and rules never touch the database.
+ * The ledger's in-memory view of what one batch of writes refers to (loaded by context.ts; the
+ * posting core reads it through posting-chart.ts), and what it writes (insert-journal.ts). Pure
+ * data: planning never touches the database.
  */
-
-export const DEFAULT_ROLES = [
-  'card_liability',
-  'employee_payable',
-  'accounts_payable',
-  'bank',
-  'cashback_income',
-] as const;
-export type DefaultRole = (typeof DEFAULT_ROLES)[number];
 
 export interface AccountRow {
   id: string;
@@ -72,7 +66,7 @@ export interface ClosedPeriod {
   end: string;
 }
 
-/** A bill already in the ledger, keyed by its platform object id; `paid` grows as we plan. */
+/** A bill already in the ledger, keyed by its platform object id. */
 export interface BillRow {
   postingId: string;
   objectId: string;
@@ -98,30 +92,6 @@ export interface PostingContext {
 
 export function optionKey(fieldId: string, optionId: string): string {
   return `${fieldId}\u0000${optionId}`;
-}
-
-export interface PlannedLine {
-  accountId: string;
-  /** Signed minor units: debit > 0, credit < 0. Never 0. */
-  amount: number;
-  vendorId: string | null;
-  taxCodeId: string | null;
-  taxRateId: string | null;
-  dimensions: Record<string, string>;
-  memo: string;
-}
-
-export interface PlannedEntry {
-  kind: Exclude<ObjectKind, 'vendor'>;
-  objectId: string;
-  entityId: string;
-  date: string;
-  currency: Currency;
-  memo: string;
-  counterpart: Counterpart | null;
-  lines: PlannedLine[];
-  bill?: { vendorId: string; invoiceNumber: string | null; dueDate: string | null; total: number };
-  payment?: { billPostingId: string; amount: number };
 }
 
 export interface PlannedVendor {

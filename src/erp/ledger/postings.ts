@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres';
+import { postingKey } from '../core/batch.ts';
 import type { ObjectKind } from '../types.ts';
 import type { LedgerTables } from './tables.ts';
 
@@ -9,6 +10,9 @@ import type { LedgerTables } from './tables.ts';
 
 type Db = Sql;
 
+/** The idempotency key of a posting (kind, object id). */
+export const keyOf = postingKey;
+
 export interface PostingKey {
   kind: ObjectKind;
   objectId: string;
@@ -18,10 +22,6 @@ export interface PostingRow extends PostingKey {
   postingId: string;
   referenceId: string;
   postedAt: string;
-}
-
-export function keyOf(key: PostingKey): string {
-  return `${key.kind}\u0000${key.objectId}`;
 }
 
 function toJson(keys: readonly PostingKey[]): string {

@@ -1,6 +1,6 @@
 import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
+import type { DefaultRole } from '../core/roles.ts';
 import type { EntityInput } from './chart-write.ts';
-import type { DefaultRole } from './model.ts';
 import {
   BASE_ACCOUNTS,
   CLASSES,

@@ -1,10 +1,12 @@
 import type { Sql } from 'postgres';
+import type { Indexed } from '../core/batch.ts';
+import type { DefaultRole } from '../core/roles.ts';
 import type { ErpWrite, WriteResult } from '../types.ts';
 import { readBatchView } from './context.ts';
 import { writePlanned } from './insert-journal.ts';
-import type { DefaultRole, Planned, PostingContext } from './model.ts';
+import type { Planned, PostingContext } from './model.ts';
+import { planPosting } from './posting-chart.ts';
 import { keyOf, type PostingRow, readPostings } from './postings.ts';
-import { planPosting } from './rules.ts';
 import type { LedgerTables } from './tables.ts';
 
 /**
@@ -19,10 +21,6 @@ export interface BatchOptions {
 }
 
 type Results = Map<number, WriteResult>;
-export interface Indexed<T> {
-  index: number;
-  input: T;
-}
 interface Accepted extends Indexed<ErpWrite> {
   planned: Planned;
 }

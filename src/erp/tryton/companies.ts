@@ -3,7 +3,7 @@ import type { ErpErrorInfo } from '../errors.ts';
 import type { ErpWrite } from '../types.ts';
 import type { TrytonModels } from './models.ts';
 import type { CompanyRef } from './options.ts';
-import { refuse } from './refusals.ts';
+import { refuseSetting } from './setting-refusals.ts';
 
 /**
  * The Tryton companies the adapter posts to, and which one each object goes to.
@@ -126,12 +126,12 @@ export async function loadCompanies(
     if (matches.length !== 1) {
       resolved.set(entityId, {
         ok: false,
-        error: refuse.unknownCompany(entityId, describeRef(ref), matches.length > 1),
+        error: refuseSetting.unknownCompany(entityId, describeRef(ref), matches.length > 1),
       });
     } else if (allowed && !allowed.has(matches[0]!.id)) {
-      resolved.set(entityId, { ok: false, error: refuse.companyNotAllowed(matches[0]!.name) });
+      resolved.set(entityId, { ok: false, error: refuseSetting.companyNotAllowed(matches[0]!.name) });
     } else if (matches[0] !== current && !seesAll) {
-      resolved.set(entityId, { ok: false, error: refuse.companyFilterCurrent(matches[0]!.name) });
+      resolved.set(entityId, { ok: false, error: refuseSetting.companyFilterCurrent(matches[0]!.name) });
     } else resolved.set(entityId, { ok: true, company: matches[0]! });
   }
   const all = [current];
@@ -147,7 +147,9 @@ export async function loadCompanies(
     companyParties: rows.map((r) => r.party),
     route(input) {
       if (!byEntity || input.kind === 'vendor' || !input.entityId) return { ok: true, company: current };
-      return resolved.get(input.entityId) ?? { ok: false, error: refuse.unmappedEntity(input.entityId) };
+      return (
+        resolved.get(input.entityId) ?? { ok: false, error: refuseSetting.unmappedEntity(input.entityId) }
+      );
     },
   };
 }

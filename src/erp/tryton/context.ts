@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DefaultRole } from '../ledger/model.ts';
+import type { DefaultRole } from '../core/roles.ts';
 import type { ErpWrite } from '../types.ts';
 import { type ActiveWindow, activeWindow } from './active-window.ts';
 import type { CompanyInfo } from './companies.ts';

@@ -1,3 +1,4 @@
+import { refuse } from '../core/refusals.ts';
 import {
   type ErpErrorInfo,
   integratorReference,
@@ -7,8 +8,8 @@ import {
 } from '../errors.ts';
 import { KIND_LABEL } from '../labels.ts';
 import type { ErpWrite } from '../types.ts';
-import { refuse } from './refusals.ts';
 import { TrytonFault } from './rpc.ts';
+import { trytonTerms } from './terms.ts';
 
 /**
  * Tryton's own refusals, for what the adapter's checks could not see coming (the books changed
@@ -24,6 +25,9 @@ const PERIOD_MISSING = /you must create a period for the date|no (open )?period/
 const PERIOD_CLOSED = /closed period|period .* is closed|closed journal-period/i;
 const ACCESS = /you are not allowed to|access/i;
 
+/** Tryton's words, without a company: a fault does not say which company it met. */
+const TERMS = trytonTerms(null, false);
+
 function what(input: { kind: ErpWrite['kind']; objectId: string }): string {
   return `${KIND_LABEL[input.kind]} ${input.objectId}`;
 }
@@ -33,7 +37,7 @@ function fromUserError(fault: TrytonFault, input: ErpWrite): ErpErrorInfo {
   const date = 'date' in input ? input.date : '';
   const closed = CLOSED_ACCOUNT.exec(text);
   if (closed)
-    return refuse.inactiveAccount({ code: null, name: closed[1]! }, `the ${KIND_LABEL[input.kind]}`);
+    return refuse.inactiveAccount(TERMS, { code: null, name: closed[1]! }, `the ${KIND_LABEL[input.kind]}`);
   const party = PARTY_REQUIRED.exec(text);
   if (party) {
     return userActionable(
@@ -51,8 +55,9 @@ function fromUserError(fault: TrytonFault, input: ErpWrite): ErpErrorInfo {
     );
   }
   if (input.kind !== 'vendor' && PERIOD_CLOSED.test(text))
-    return refuse.closedPeriod(input.kind, date, date.slice(0, 7));
-  if (input.kind !== 'vendor' && PERIOD_MISSING.test(text)) return refuse.missingPeriod(input.kind, date);
+    return refuse.closedPeriod(TERMS, input.kind, date, date.slice(0, 7));
+  if (input.kind !== 'vendor' && PERIOD_MISSING.test(text))
+    return refuse.missingPeriod(TERMS, input.kind, date);
   if (ACCESS.test(text)) return accessDenied(input, fault);
   return needsIntegrator(
     'ERP_REFUSED',

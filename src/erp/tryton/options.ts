@@ -1,5 +1,5 @@
 import type { Logger } from '../../log.ts';
-import type { DefaultRole } from '../ledger/model.ts';
+import type { DefaultRole } from '../core/roles.ts';
 import type { TrytonConnection } from './rpc.ts';
 
 /** A Tryton company as configuration names it: its record id, or its (party's) name. */

@@ -1,9 +1,8 @@
-import type { z } from 'zod';
 import type { Logger } from '../../log.ts';
-import { type ErpErrorInfo, integratorReference, needsIntegrator } from '../errors.ts';
-import { KIND_LABEL } from '../labels.ts';
-import type { DefaultRole } from '../ledger/model.ts';
-import { ErpWrite, ObjectKind, type WriteResult } from '../types.ts';
+import { type Indexed, phases, readBatch, replayRepeats } from '../core/batch.ts';
+import type { DefaultRole } from '../core/roles.ts';
+import type { ErpErrorInfo } from '../errors.ts';
+import type { ErpWrite, WriteResult } from '../types.ts';
 import { type Companies, type CompanyScope, companyScopes, type Route } from './companies.ts';
 import { loadContext, type TrytonContext } from './context.ts';
 import { failureOf } from './faults.ts';
@@ -34,25 +33,6 @@ export interface PostManyDeps extends WriteDeps {
   m: TrytonModels;
 }
 
-function invalidInput(raw: unknown, error: z.ZodError): WriteResult {
-  const item = (raw ?? {}) as { kind?: unknown; objectId?: unknown };
-  const kind = ObjectKind.safeParse(item.kind);
-  if (!kind.success)
-    throw new TypeError(`postMany: item kind ${String(item.kind)} is not an ERP object kind`);
-  const objectId = typeof item.objectId === 'string' ? item.objectId : '';
-  const detail = error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
-    .join('; ');
-  const info = needsIntegrator(
-    'INVALID_INPUT',
-    `The integration sent a ${KIND_LABEL[kind.data]} the ERP cannot read`,
-    detail,
-    integratorReference(kind.data, objectId, detail),
-  );
-  return { ok: false, kind: kind.data, objectId, error: info };
-}
-
 async function eachLimited<T>(
   items: readonly T[],
   limit: number,
@@ -63,11 +43,6 @@ async function eachLimited<T>(
     while (next < items.length) await fn(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-interface Indexed {
-  index: number;
-  input: ErpWrite;
 }
 
 /** Items that cannot go to any company: one log line per distinct cause, then their failures. */
@@ -183,31 +158,9 @@ async function writePhase(deps: PostManyDeps, phase: Indexed[], out: WriteResult
 }
 
 export async function postMany(deps: PostManyDeps, raw: readonly unknown[]): Promise<WriteResult[]> {
-  const out: WriteResult[] = new Array(raw.length);
-  const firstIndexOf = new Map<string, number>();
-  const duplicates: { index: number; of: number }[] = [];
-  const unique: Indexed[] = [];
-  raw.forEach((candidate, index) => {
-    const parsed = ErpWrite.safeParse(candidate);
-    if (!parsed.success) {
-      out[index] = invalidInput(candidate, parsed.error);
-      return;
-    }
-    const key = recordKey(parsed.data.kind, parsed.data.objectId).text;
-    const first = firstIndexOf.get(key);
-    if (first === undefined) {
-      firstIndexOf.set(key, index);
-      unique.push({ index, input: parsed.data });
-    } else duplicates.push({ index, of: first });
-  });
-  const billsHere = new Set(unique.flatMap((i) => (i.input.kind === 'bill' ? [i.input.objectId] : [])));
-  const waits = (i: Indexed) => i.input.kind === 'bill_payment' && billsHere.has(i.input.billObjectId);
-  for (const phase of [unique.filter((i) => !waits(i)), unique.filter(waits)]) {
-    if (phase.length > 0) await writePhase(deps, phase, out);
+  const batch = readBatch(raw);
+  for (const phase of phases(batch.unique)) {
+    if (phase.length > 0) await writePhase(deps, phase, batch.out);
   }
-  for (const { index, of } of duplicates) {
-    const first = out[of]!;
-    out[index] = first.ok ? { ...first, replayed: true } : first;
-  }
-  return out;
+  return replayRepeats(batch);
 }

@@ -1,16 +1,14 @@
 import type { Logger } from '../../log.ts';
+import type { Outcome } from '../core/outcome.ts';
 import type { ErpErrorInfo } from '../errors.ts';
 import type { BillPaymentInput, ErpWrite, ObjectKind, VendorInput, WriteResult } from '../types.ts';
-import type { Outcome } from './checks.ts';
-import { minorFromDecimal } from './codec.ts';
 import type { TrytonContext } from './context.ts';
 import { failureOf } from './faults.ts';
 import { type RecordKey, recordKey } from './keys.ts';
 import { type Existing, type RecordRef, referenceOf } from './lookup.ts';
 import type { TrytonModels } from './models.ts';
-import { planExpense, planPayment, planTransfer } from './plan.ts';
+import { planMove } from './plan.ts';
 import { planBill } from './plan-bill.ts';
-import { refuse } from './refusals.ts';
 import { linkPayment, settleInvoice } from './settle.ts';
 
 /**
@@ -102,22 +100,10 @@ async function writeVendor(deps: WriteDeps, input: VendorInput, key: RecordKey):
 }
 
 async function writePayment(deps: WriteDeps, input: BillPaymentInput, key: RecordKey, ctx: TrytonContext) {
-  const invoice = ctx.bills.get(input.billObjectId);
-  if (!invoice || !['posted', 'paid'].includes(invoice.state))
-    return failure(deps, input, refuse.unknownBill(input.billObjectId));
-  const number = invoice.number ?? String(invoice.id);
-  const currency = invoice.currency === ctx.company.currencyId ? ctx.company.currencyCode : '';
-  if (currency !== input.currency.code) {
-    return failure(
-      deps,
-      input,
-      refuse.billCurrencyMismatch(number, currency || 'another currency', input.currency),
-    );
-  }
-  const open = minorFromDecimal(invoice.amount_to_pay, ctx.company.digits);
-  if (input.totalMinor > open)
-    return failure(deps, input, refuse.overpayment(number, input.totalMinor, open, input.currency));
-  const plan = planPayment(input, key, invoice, ctx);
+  const plan = planMove(input, key, ctx);
+  if (!plan.ok) return failure(deps, input, plan.error);
+  // Planned, so the core found the invoice posted, in the payment's currency and open enough.
+  const invoice = ctx.bills.get(input.billObjectId)!;
   return createAndPost(
     deps,
     input,
@@ -167,10 +153,9 @@ export async function writeOne(
         return await writeVendor(deps, input, key);
       case 'card_transaction':
       case 'reimbursement':
-        return await createAndPost(deps, input, 'account.move', planExpense(input, key, ctx));
       case 'transfer':
       case 'cashback':
-        return await createAndPost(deps, input, 'account.move', planTransfer(input, key, ctx));
+        return await createAndPost(deps, input, 'account.move', planMove(input, key, ctx));
       case 'bill':
         return await createAndPost(deps, input, 'account.invoice', planBill(input, key, ctx));
       case 'bill_payment':

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planPosting } from '../../../../src/erp/ledger/rules.ts';
+import { planPosting } from '../../../../src/erp/ledger/posting-chart.ts';
 import type { PostingInput } from '../../../../src/erp/types.ts';
 import { card, codedLine, header, ledgerContext } from './ledger-context.ts';
 

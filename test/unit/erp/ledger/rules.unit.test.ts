@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PlannedEntry } from '../../../../src/erp/ledger/model.ts';
-import { planPosting } from '../../../../src/erp/ledger/rules.ts';
+import type { PlannedEntry } from '../../../../src/erp/core/plan.ts';
+import { planPosting } from '../../../../src/erp/ledger/posting-chart.ts';
 import type { PostingInput } from '../../../../src/erp/types.ts';
 import { card, codedLine, header, ledgerContext } from './ledger-context.ts';
 
@@ -93,6 +93,7 @@ describe('posting rules', () => {
       invoiceNumber: 'INV-9',
       dueDate: '2025-02-15',
       total: 50_000,
+      payableAccountId: 'gl-2000',
     });
   });
 
@@ -109,7 +110,7 @@ describe('posting rules', () => {
       ['gl-2000', 7_500],
       ['gl-1000', -7_500],
     ]);
-    expect(entry.payment).toEqual({ billPostingId: '41', amount: 7_500 });
+    expect(entry.payment).toEqual({ billId: '41', amount: 7_500 });
     expect(ctx.bills.get('bill-1')?.paid).toBe(10_000);
   });
 

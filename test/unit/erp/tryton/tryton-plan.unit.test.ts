@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrytonContext } from '../../../../src/erp/tryton/context.ts';
 import { recordKey } from '../../../../src/erp/tryton/keys.ts';
-import { planExpense, planTransfer } from '../../../../src/erp/tryton/plan.ts';
+import { planMove } from '../../../../src/erp/tryton/plan.ts';
 import { planBill } from '../../../../src/erp/tryton/plan-bill.ts';
 import type { BillInput, CardTransactionInput } from '../../../../src/erp/types.ts';
 
@@ -153,7 +153,7 @@ function legsOf(values: Record<string, unknown>): [number, string, string][] {
 
 describe('Tryton posting plans', () => {
   it('splits tax out of a card transaction and credits the card liability; a refund mirrors it', () => {
-    const plan = planExpense(card(), recordKey('card_transaction', 'txn_1'), context());
+    const plan = planMove(card(), recordKey('card_transaction', 'txn_1'), context());
     if (!plan.ok) throw new Error(plan.error.message);
     expect(plan.value).toMatchObject({ description: 'svc:card_transaction:txn_1', journal: 5, period: 10 });
     expect(legsOf(plan.value)).toEqual([
@@ -162,7 +162,7 @@ describe('Tryton posting plans', () => {
       [8, '40.00', '0.00'],
       [13, '0.00', '100.00'],
     ]);
-    const refund = planExpense(
+    const refund = planMove(
       card({ totalMinor: -4_000, lines: [line(-4_000)] }),
       recordKey('card_transaction', 'r'),
       context(),
@@ -176,7 +176,7 @@ describe('Tryton posting plans', () => {
 
   it('moves a transfer from the card liability to the bank', () => {
     const transfer = { ...card(), kind: 'transfer' as const, totalMinor: 500_000 } as never;
-    const plan = planTransfer(transfer, recordKey('transfer', 't'), context());
+    const plan = planMove(transfer, recordKey('transfer', 't'), context());
     if (!plan.ok) throw new Error(plan.error.message);
     expect(legsOf(plan.value)).toEqual([
       [13, '5000.00', '0.00'],
@@ -216,25 +216,25 @@ describe('Tryton posting plans', () => {
 
   it('refuses before writing: closed period, unknown entity, closed or out-of-date account, missing axis, missing default', () => {
     const codes = [
-      planExpense(card({ date: '2024-12-15' }), recordKey('card_transaction', 'a'), context()),
-      planExpense(card({ date: '2023-05-01' }), recordKey('card_transaction', 'b'), context()),
-      planExpense(card({ entityId: 'ent_9' }), recordKey('card_transaction', 'c'), context()),
-      planExpense(
+      planMove(card({ date: '2024-12-15' }), recordKey('card_transaction', 'a'), context()),
+      planMove(card({ date: '2023-05-01' }), recordKey('card_transaction', 'b'), context()),
+      planMove(card({ entityId: 'ent_9' }), recordKey('card_transaction', 'c'), context()),
+      planMove(
         card({ lines: [line(6_000, { glAccountId: '12' }), line(4_000)] }),
         recordKey('card_transaction', 'd'),
         context(),
       ),
-      planExpense(
+      planMove(
         card({ lines: [line(6_000, { glAccountId: '14' }), line(4_000)] }),
         recordKey('card_transaction', 'g'),
         context(),
       ),
-      planExpense(
+      planMove(
         card({ lines: [line(6_000, { dimensions: {} }), line(4_000)] }),
         recordKey('card_transaction', 'e'),
         context(),
       ),
-      planExpense({ ...card(), kind: 'reimbursement' } as never, recordKey('reimbursement', 'f'), context()),
+      planMove({ ...card(), kind: 'reimbursement' } as never, recordKey('reimbursement', 'f'), context()),
     ].map((p) => (p.ok ? 'ok' : p.error.code));
     expect(codes).toEqual([
       'PERIOD_CLOSED',
@@ -244,6 +244,61 @@ describe('Tryton posting plans', () => {
       'ACCOUNT_INACTIVE',
       'DIMENSION_REQUIRED',
       'DEFAULT_ACCOUNT_MISSING',
+    ]);
+  });
+
+  it('a payment planned in a batch leaves less open on its invoice for the next payment of it', () => {
+    const ctx = context();
+    ctx.bills.set('bill_1', {
+      id: 30,
+      company: 1,
+      description: 'svc:bill:bill_1',
+      state: 'posted',
+      number: 'SI-7',
+      party: 2,
+      account: 4,
+      currency: 1,
+      total_amount: '100.00',
+      amount_to_pay: '100.00',
+      lines_to_pay: [],
+      payment_lines: [],
+      move: null,
+      create_date: '2025-02-01T00:00:00Z',
+    });
+    const payment = (objectId: string, totalMinor: number) =>
+      ({ ...card(), kind: 'bill_payment', objectId, totalMinor, billObjectId: 'bill_1' }) as never;
+    const first = planMove(payment('p1', 6_000), recordKey('bill_payment', 'p1'), ctx);
+    if (!first.ok) throw new Error(first.error.message);
+    expect(legsOf(first.value)).toEqual([
+      [4, '60.00', '0.00'],
+      [15, '0.00', '60.00'],
+    ]);
+    const second = planMove(payment('p2', 6_000), recordKey('bill_payment', 'p2'), ctx);
+    expect(second.ok ? 'ok' : second.error.title).toBe(
+      'The payment of 60.00 USD is more than the 40.00 USD still open on invoice SI-7 in Tryton',
+    );
+  });
+
+  it("speaks Tryton's words in the shared refusals", () => {
+    const titles = [
+      planMove(card({ date: '2024-12-15' }), recordKey('card_transaction', 'a'), context()),
+      planMove(card({ entityId: 'ent_9' }), recordKey('card_transaction', 'b'), context()),
+      planMove(
+        card({ lines: [line(6_000, { glAccountId: '12' }), line(4_000)] }),
+        recordKey('card_transaction', 'c'),
+        context(),
+      ),
+      planMove(
+        card({ lines: [line(6_000, { dimensions: {} }), line(4_000)] }),
+        recordKey('card_transaction', 'd'),
+        context(),
+      ),
+    ].map((p) => (p.ok ? 'ok' : `${p.error.title} | ${p.error.fix}`));
+    expect(titles).toEqual([
+      'The card transaction is dated 2024-12-15, in the closed period 2024-12 | reopen period 2024-12 in Tryton, or change the accounting date to an open period',
+      'Entity ent_9 has no books in Tryton | add ent_9 as an identifier of the party of company Acme in Tryton, or move the object to an entity whose books Tryton keeps',
+      'GL account 6999 Account 6999 on line 1 is closed or inactive in Tryton | reactivate account 6999 in Tryton (untick Closed), or pick another active account',
+      'Department is required on every card transaction line coded to an income or expense account, and line 1 has none | choose a Department on line 1',
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRate, splitTax } from '../../../../src/erp/ledger/tax.ts';
+import { parseRate, splitTax } from '../../../../src/erp/core/tax.ts';
 
 const vat20 = [{ id: 'tr-20', rate: '0.2', accountId: 'gl-vat' }];
 const reverse = [
