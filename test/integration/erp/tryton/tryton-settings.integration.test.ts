@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../../../src/config.ts';
 import { createErp, type ErpAdapter } from '../../../../src/erp/index.ts';
+import { failureOf, objects, referenceOf } from '../../../../src/erp/kit/index.ts';
 import { postOne } from '../../../../src/erp/post-one.ts';
 import type { TrytonModels } from '../../../../src/erp/tryton/models.ts';
 import { trytonOptionsFrom } from '../../../../src/erp/tryton/options.ts';
-import { failureOf, objects, referenceOf } from '../../../contract/erp-contract-objects.ts';
 import { readTrytonBooks, type TrytonBooks } from '../../../support/tryton/fixture.ts';
 import { requireTryton, useTryton } from '../../../support/tryton/use-tryton.ts';
 
