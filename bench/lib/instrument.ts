@@ -5,7 +5,7 @@ import type { Meter } from './meter.ts';
 
 /** The ERP with its write calls timed under "erp.<method>". */
 export function timedErp(erp: ErpAdapter, meter: Meter): ErpAdapter {
-  const timed = new Set(['postMany', 'createVendor', 'lookupMany']);
+  const timed = new Set(['postMany', 'createVendor']);
   return new Proxy(erp, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);

@@ -1,9 +1,10 @@
 import postgres, { type Sql } from 'postgres';
 import { z } from 'zod';
 import { createErp } from '../../src/erp/index.ts';
+import { objects } from '../../src/erp/kit/index.ts';
+import { postOne } from '../../src/erp/post-one.ts';
 import { TrytonModels } from '../../src/erp/tryton/models.ts';
 import { type TrytonConnection, TrytonRpc } from '../../src/erp/tryton/rpc.ts';
-import { objects } from '../../test/contract/erp-contract-objects.ts';
 import {
   ADMIN_PASSWORD,
   ADMIN_USER,
@@ -89,7 +90,7 @@ async function seedRows(
   const erp = createErp({ kind: 'tryton', ...connection });
   const o = objects(books.fixture);
   const results = [
-    await erp.postBill(o.bill()),
+    await postOne(erp, o.bill()),
     await erp.createVendor({ kind: 'vendor', objectId: 'hist-seed', name: 'History Seed Supplier' }),
   ];
   await erp.close();

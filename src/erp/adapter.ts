@@ -1,17 +1,5 @@
 import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from './chart.ts';
-import type {
-  BillInput,
-  BillPaymentInput,
-  CardTransactionInput,
-  CashbackInput,
-  ErpWrite,
-  LookupResult,
-  ObjectKind,
-  ReimbursementInput,
-  TransferInput,
-  VendorInput,
-  WriteResult,
-} from './types.ts';
+import type { ErpWrite, VendorInput, WriteResult } from './types.ts';
 
 /**
  * The contract every ERP implements (the built-in ledger, and Tryton over JSON-RPC).
@@ -21,10 +9,19 @@ import type {
  * Reads: the chart of accounts as streams, so a 100k-item chart never sits in memory. A read
  * that fails throws an `ErpError` (errors.ts) whose category says whether to retry.
  *
+ * The contract is what the sync pipeline calls, nothing more: a new ERP implements ten members.
+ * Writes go through `postMany` (one object is a batch of one: post-one.ts), plus `createVendor`
+ * for accounting-vendor creation.
+ *
  * Writes: idempotent by (kind, platform object id). A second call with an id the ERP already
  * holds writes nothing and returns the first result with `replayed: true`, even when the input
  * differs; two concurrent calls with one id write once. A refused write leaves nothing behind,
  * so the same id may be posted again after the bookkeeper fixes the cause.
+ *
+ * Uncertain outcomes (a timeout, a worker killed mid-batch) need no look-up method: the object
+ * stays ready on the platform, the next sync posts it again with `postMany`, and the ERP's
+ * idempotent replay answers with the first write's reference (`replayed: true`) or writes it now.
+ * Replay is therefore the one recovery path, and the conformance kit (kit/) checks it.
  *
  * Errors: write methods never reject. Every outcome is a `WriteResult` value: `{ ok: true,
  * referenceId, deepLinkUrl?, replayed }` or `{ ok: false, error: ErpErrorInfo }` where
@@ -50,24 +47,15 @@ export interface ErpAdapter {
 
   /** referenceId is the new vendor's remote id (upload it to the platform under that id). */
   createVendor(input: VendorInput): Promise<WriteResult>;
-  postCardTransaction(input: CardTransactionInput): Promise<WriteResult>;
-  postReimbursement(input: ReimbursementInput): Promise<WriteResult>;
-  postTransfer(input: TransferInput): Promise<WriteResult>;
-  postCashback(input: CashbackInput): Promise<WriteResult>;
-  /** Returns a deepLinkUrl on success when the ERP's public base URL is configured (docs/platform.md F42). */
-  postBill(input: BillInput): Promise<WriteResult>;
-  /** The bill (by its platform object id) must already be in the ERP, or earlier in the batch. */
-  postBillPayment(input: BillPaymentInput): Promise<WriteResult>;
   /**
    * Many writes in few round trips; results come back in input order, one per item. Each item
    * is idempotent and refused on its own: a bad item never fails the others. A bill and its
-   * payment may travel in one batch: the payment is applied after the bill.
+   * payment may travel in one batch: the payment is applied after the bill. A posted bill's
+   * result carries a deepLinkUrl when the ERP's public base URL is configured, and none
+   * otherwise (docs/platform.md F42); a payment names its bill by platform object id, and the
+   * bill must already be in the ERP or earlier in the batch.
    */
   postMany(items: readonly ErpWrite[]): Promise<WriteResult[]>;
-
-  /** What the ERP holds for an object id, to resolve an uncertain outcome (timeout, crash). */
-  lookup(kind: ObjectKind, objectId: string): Promise<LookupResult>;
-  lookupMany(keys: readonly { kind: ObjectKind; objectId: string }[]): Promise<LookupResult[]>;
 
   /** Releases what the adapter itself opened (never a pool it was given). */
   close(): Promise<void>;

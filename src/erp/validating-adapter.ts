@@ -2,11 +2,11 @@ import type { z } from 'zod';
 import type { ErpAdapter } from './adapter.ts';
 import { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from './chart.ts';
 import { ErpError, type ErpErrorInfo, integratorReference, needsIntegrator } from './errors.ts';
-import { type ErpWrite, LookupResult, type ObjectKind, WriteResult } from './types.ts';
+import { type ErpWrite, type ObjectKind, WriteResult } from './types.ts';
 
 /**
- * An ERP's answers are a boundary: this wrapper parses every chart item, write result and
- * lookup an adapter returns. A malformed chart item or lookup throws ErpError
+ * An ERP's answers are a boundary: this wrapper parses every chart item and write result an
+ * adapter returns. A malformed chart item throws ErpError
  * (needs_integrator); a malformed write result becomes a needs_integrator failure for that item,
  * so the sync layer never reports a reference id it cannot trust.
  */
@@ -50,12 +50,6 @@ function checkResult(result: unknown, input: { kind: ObjectKind; objectId: strin
   };
 }
 
-function checkLookup(result: unknown): LookupResult {
-  const parsed = LookupResult.safeParse(result);
-  if (!parsed.success) throw new ErpError(badAnswer('lookup', issuesOf(parsed.error)));
-  return parsed.data;
-}
-
 export function validatingAdapter(inner: ErpAdapter): ErpAdapter {
   const one = (input: ErpWrite) => (result: WriteResult) => checkResult(result, input);
   return {
@@ -67,12 +61,6 @@ export function validatingAdapter(inner: ErpAdapter): ErpAdapter {
     taxRates: () => parsedStream(inner.taxRates(), TaxRate, 'tax rate'),
     taxCodes: () => parsedStream(inner.taxCodes(), TaxCode, 'tax code'),
     createVendor: (input) => inner.createVendor(input).then(one(input)),
-    postCardTransaction: (input) => inner.postCardTransaction(input).then(one(input)),
-    postReimbursement: (input) => inner.postReimbursement(input).then(one(input)),
-    postTransfer: (input) => inner.postTransfer(input).then(one(input)),
-    postCashback: (input) => inner.postCashback(input).then(one(input)),
-    postBill: (input) => inner.postBill(input).then(one(input)),
-    postBillPayment: (input) => inner.postBillPayment(input).then(one(input)),
     async postMany(items) {
       const results = await inner.postMany(items);
       if (results.length !== items.length) {
@@ -80,8 +68,6 @@ export function validatingAdapter(inner: ErpAdapter): ErpAdapter {
       }
       return results.map((result, i) => checkResult(result, items[i]!));
     },
-    lookup: (kind, objectId) => inner.lookup(kind, objectId).then(checkLookup),
-    lookupMany: (keys) => inner.lookupMany(keys).then((results) => results.map(checkLookup)),
     close: () => inner.close(),
   };
 }

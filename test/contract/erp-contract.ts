@@ -1,195 +1,37 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { GlClassification } from '../../src/erp/chart.ts';
-import { type ContractSubject, collect, newObjectId, objects, referenceOf } from './erp-contract-objects.ts';
-import { refusalContract } from './erp-contract-refusals.ts';
+import { beforeAll, describe, it } from 'vitest';
+import { type ContractSubject, ERP_RULES, type RuleGroup } from '../../src/erp/kit/index.ts';
 
-export type { ContractFixture, ContractSubject } from './erp-contract-objects.ts';
+const GROUP_TITLES: Record<RuleGroup, string> = {
+  chart: 'chart of accounts',
+  objects: 'every object kind',
+  idempotency: 'idempotency',
+  refusals: 'refusals and categories',
+  replays: 'replays resolve uncertain outcomes',
+};
 
 /**
- * The behaviour every ERP adapter must show, whatever the ERP: chart streams, every object
- * kind, idempotency (sequential, in-batch and concurrent), every refusal with its category and
- * a message a bookkeeper can act on, and lookups. Run it from an integration test:
+ * The ERP conformance kit (src/erp/kit) as vitest cases: one `it` per rule, grouped as the kit
+ * groups them, so a broken rule fails with its reason. Run it from an integration test:
  *
  *   runErpContract('ledger', async () => ({ erp, fixture }));
+ *
+ * It lives with the tests because vitest is a development dependency; `checkAdapter` runs the
+ * same rules without it.
  */
 export function runErpContract(name: string, makeSubject: () => Promise<ContractSubject>): void {
   let subject: ContractSubject;
-  const get = () => subject;
 
   describe(`ERP contract: ${name}`, () => {
     beforeAll(async () => {
       subject = await makeSubject();
     });
 
-    describe('chart of accounts', () => {
-      it('streams GL accounts with platform classifications, inactive ones flagged', async () => {
-        const { erp, fixture } = get();
-        const accounts = await collect(erp.glAccounts());
-        for (const a of accounts) expect(GlClassification.options).toContain(a.classification);
-        expect(accounts.find((a) => a.id === fixture.expenseAccountId)?.active).toBe(true);
-        expect(accounts.find((a) => a.id === fixture.inactiveAccount.id)?.active).toBe(false);
-        expect(new Set(accounts.map((a) => a.id)).size).toBe(accounts.length);
-      });
-
-      it('streams custom fields and each field’s options', async () => {
-        const { erp, fixture } = get();
-        const fields = await collect(erp.customFields());
-        expect(fields.map((f) => f.id)).toContain(fixture.requiredField.id);
-        for (const [fieldId, optionId] of Object.entries(fixture.dimensions)) {
-          const options = await collect(erp.fieldOptions(fieldId));
-          expect(options.map((o) => o.id)).toContain(optionId);
-          for (const o of options) expect(o.fieldId).toBe(fieldId);
+    for (const [group, title] of Object.entries(GROUP_TITLES)) {
+      describe(title, () => {
+        for (const rule of ERP_RULES.filter((r) => r.group === group)) {
+          it(`${rule.id}: ${rule.title}`, () => rule.run(subject));
         }
       });
-
-      it('streams vendors, tax rates as decimal strings and tax codes naming streamed rates', async () => {
-        const { erp, fixture } = get();
-        const vendors = await collect(erp.vendors());
-        expect(vendors.find((v) => v.id === fixture.vendorId)?.active).toBe(true);
-        const rates = await collect(erp.taxRates());
-        for (const r of rates) expect(r.rate).toMatch(/^-?\d+(\.\d+)?$/);
-        const codes = await collect(erp.taxCodes());
-        const rateIds = new Set(rates.map((r) => r.id));
-        expect(codes.map((c) => c.id)).toContain(fixture.taxCodeId);
-        for (const c of codes) for (const id of c.rateIds) expect(rateIds.has(id)).toBe(true);
-      });
-    });
-
-    describe('every object kind', () => {
-      it('posts a card transaction, a refund and a split with tax', async () => {
-        const { erp, fixture } = get();
-        const o = objects(fixture);
-        expect(referenceOf(await erp.postCardTransaction(o.card()))).toBeTruthy();
-        const refund = o.card({ totalMinor: -4250, lines: [o.line(-4250)] });
-        expect(referenceOf(await erp.postCardTransaction(refund))).toBeTruthy();
-        const split = o.card({
-          totalMinor: 10_000,
-          lines: [
-            o.line(6_000, { taxCodeId: fixture.taxCodeId }),
-            o.line(4_000, { glAccountId: fixture.otherExpenseAccountId }),
-          ],
-        });
-        expect(referenceOf(await erp.postCardTransaction(split))).toBeTruthy();
-      });
-
-      it('posts a reimbursement, a transfer and a cashback', async () => {
-        const { erp, fixture } = get();
-        const o = objects(fixture);
-        expect(referenceOf(await erp.postReimbursement(o.reimbursement()))).toBeTruthy();
-        expect(referenceOf(await erp.postTransfer(o.transfer()))).toBeTruthy();
-        expect(referenceOf(await erp.postCashback(o.cashback()))).toBeTruthy();
-      });
-
-      it('docs/platform.md F42: posts a bill, linked under the public base URL (none without one), then its payment', async () => {
-        const { erp, fixture, deepLinkBase } = get();
-        const o = objects(fixture);
-        const bill = o.bill();
-        const posted = await erp.postBill(bill);
-        expect(posted.ok).toBe(true);
-        const link = posted.ok ? posted.deepLinkUrl : 'failed';
-        if (deepLinkBase) expect(link?.startsWith(deepLinkBase)).toBe(true);
-        else expect(link).toBeUndefined();
-        expect(referenceOf(await erp.postBillPayment(o.payment(bill.objectId)))).toBeTruthy();
-      });
-
-      it('creates a vendor that then appears in the chart and can be billed', async () => {
-        const { erp, fixture } = get();
-        const name = `Contract Vendor ${newObjectId('name')}`;
-        const vendorId = referenceOf(
-          await erp.createVendor({ kind: 'vendor', objectId: newObjectId('vendor'), name }),
-        );
-        const vendors = await collect(erp.vendors());
-        expect(vendors.find((v) => v.id === vendorId)).toMatchObject({ name, active: true });
-        expect(referenceOf(await erp.postBill(objects(fixture).bill({ vendorId })))).toBeTruthy();
-      });
-
-      it('posts a batch of every kind, results in input order', async () => {
-        const { erp, fixture } = get();
-        const o = objects(fixture);
-        const bill = o.bill();
-        const items = [
-          o.card(),
-          o.reimbursement(),
-          o.transfer(),
-          o.cashback(),
-          bill,
-          o.payment(bill.objectId),
-        ];
-        const results = await erp.postMany(items);
-        expect(results.map((r) => [r.ok, r.kind, r.objectId])).toEqual(
-          items.map((i) => [true, i.kind, i.objectId]),
-        );
-      });
-    });
-
-    describe('idempotency', () => {
-      it('returns the first result and writes nothing on a second call with the same id', async () => {
-        const { erp, fixture } = get();
-        const card = objects(fixture).card();
-        const first = await erp.postCardTransaction(card);
-        const second = await erp.postCardTransaction({
-          ...card,
-          memo: 'changed',
-          totalMinor: 1,
-          lines: [objects(fixture).line(1)],
-        });
-        expect(second).toEqual({ ...first, replayed: true });
-        expect(first.ok && first.replayed).toBe(false);
-      });
-
-      it('creates a vendor once per object id', async () => {
-        const { erp } = get();
-        const input = { kind: 'vendor' as const, objectId: newObjectId('vendor'), name: 'Once Only Ltd' };
-        const first = referenceOf(await erp.createVendor(input));
-        expect(referenceOf(await erp.createVendor(input))).toBe(first);
-        const named = (await collect(erp.vendors())).filter((v) => v.name === 'Once Only Ltd');
-        expect(named.map((v) => v.id)).toEqual([first]);
-      });
-
-      it('writes once when the same object is posted concurrently', async () => {
-        const { erp, fixture } = get();
-        const bill = objects(fixture).bill();
-        const results = await Promise.all([erp.postBill(bill), erp.postBill(bill), erp.postMany([bill])]);
-        const flat = [results[0], results[1], ...results[2]];
-        expect(new Set(flat.map(referenceOf)).size).toBe(1);
-        expect(flat.filter((r) => r.ok && !r.replayed)).toHaveLength(1);
-      });
-
-      it('treats a repeated id inside one batch as a replay', async () => {
-        const { erp, fixture } = get();
-        const card = objects(fixture).card();
-        const [a, b] = await erp.postMany([card, card]);
-        expect(referenceOf(b!)).toBe(referenceOf(a!));
-        expect(b!.ok && b!.replayed).toBe(true);
-      });
-    });
-
-    refusalContract(get);
-
-    describe('lookups', () => {
-      it('finds what was posted, and not what was never posted, in input order', async () => {
-        const { erp, fixture } = get();
-        const card = objects(fixture).card();
-        const reference = referenceOf(await erp.postCardTransaction(card));
-        const missing = newObjectId('never');
-        const found = await erp.lookup('card_transaction', card.objectId);
-        expect(found).toMatchObject({ found: true, referenceId: reference });
-        const many = await erp.lookupMany([
-          { kind: 'card_transaction', objectId: missing },
-          { kind: 'card_transaction', objectId: card.objectId },
-          { kind: 'reimbursement', objectId: card.objectId },
-        ]);
-        expect(many.map((r) => r.found)).toEqual([false, true, false]);
-      });
-
-      it('finds a bill with the deep link it was posted with (F42: none without a public base URL)', async () => {
-        const { erp, fixture } = get();
-        const bill = objects(fixture).bill();
-        const posted = await erp.postBill(bill);
-        const found = await erp.lookup('bill', bill.objectId);
-        expect(found.found).toBe(true);
-        expect(found.found && found.deepLinkUrl).toBe(posted.ok ? posted.deepLinkUrl : 'none');
-      });
-    });
+    }
   });
 }

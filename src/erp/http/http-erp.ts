@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { type Logger, silentLogger } from '../../log.ts';
 import type { RetryOptions } from '../../platform/backoff.ts';
-import { BatchFirstErp } from '../batch-first-adapter.ts';
+import type { ErpAdapter } from '../adapter.ts';
 import { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
 import { ErpError, type ErpErrorInfo } from '../errors.ts';
-import { type ErpWrite, LookupResult, type ObjectKind, type VendorInput, WriteResult } from '../types.ts';
+import { type ErpWrite, type ObjectKind, type VendorInput, WriteResult } from '../types.ts';
 import type { HttpErpCredentials } from './auth.ts';
 import { DEFAULT_HTTP_ERP_RETRY, HttpErpTransport, malformed } from './transport.ts';
 import { pageOf } from './wire.ts';
@@ -39,13 +39,12 @@ function failure(item: { kind: ObjectKind; objectId: string }, error: ErpErrorIn
  * that cannot be reached yields `transient` results, a refusal or a malformed answer
  * `needs_integrator` results, each item on its own.
  */
-export class HttpErp extends BatchFirstErp {
+export class HttpErp implements ErpAdapter {
   readonly name = 'http';
   private readonly transport: HttpErpTransport;
   private readonly chunkSize: number;
 
   constructor(options: HttpErpOptions) {
-    super();
     this.transport = new HttpErpTransport({
       url: options.url,
       token: options.token,
@@ -91,7 +90,7 @@ export class HttpErp extends BatchFirstErp {
     } while (cursor !== null);
   }
 
-  override async createVendor(input: VendorInput): Promise<WriteResult> {
+  async createVendor(input: VendorInput): Promise<WriteResult> {
     const outcome = await this.transport.call('POST', '/vendors', input);
     if (!outcome.ok) return failure(input, outcome.error);
     const parsed = WriteResult.safeParse(outcome.body);
@@ -122,15 +121,6 @@ export class HttpErp extends BatchFirstErp {
       const parsed = WriteResult.safeParse(list.data.results[i]);
       return parsed.success ? parsed.data : failure(item, malformed('POST /entries', issuesOf(parsed.error)));
     });
-  }
-
-  async lookupMany(keys: readonly { kind: ObjectKind; objectId: string }[]): Promise<LookupResult[]> {
-    if (keys.length === 0) return [];
-    const outcome = await this.transport.call('POST', '/entries:lookup', { keys });
-    if (!outcome.ok) throw new ErpError(outcome.error);
-    const parsed = z.object({ results: z.array(LookupResult).length(keys.length) }).safeParse(outcome.body);
-    if (!parsed.success) throw new ErpError(malformed('POST /entries:lookup', issuesOf(parsed.error)));
-    return parsed.data.results;
   }
 
   async close(): Promise<void> {

@@ -1,16 +1,7 @@
 import { z } from 'zod';
 import { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
 import { ErpWrite, LookupResult, VendorInput, WriteResult } from '../types.ts';
-import {
-  CHART_SCHEMAS,
-  EntriesRequest,
-  EntriesResponse,
-  ErrorAnswer,
-  Health,
-  LookupRequest,
-  LookupResponse,
-  pageOf,
-} from './wire.ts';
+import { CHART_SCHEMAS, EntriesRequest, EntriesResponse, ErrorAnswer, Health, pageOf } from './wire.ts';
 
 /**
  * The OpenAPI 3.1 document of the HTTP ERP contract, built from the zod schemas the adapter and
@@ -50,8 +41,6 @@ function componentSchemas(): Record<string, unknown> {
   add(VendorInput, 'VendorInput');
   add(WriteResult, 'WriteResult');
   add(LookupResult, 'LookupResult');
-  add(LookupRequest, 'LookupRequest');
-  add(LookupResponse, 'LookupResponse');
   add(EntriesRequest, 'EntriesRequest');
   add(EntriesResponse, 'EntriesResponse');
   add(Health, 'Health');
@@ -114,14 +103,6 @@ export function openApiDocument(): Record<string, unknown> {
             { name: 'cursor', in: 'query', required: false, schema: { type: 'string' } },
           ],
           responses: { '200': json(ref('FieldOptionPage')), ...refusals },
-        },
-      },
-      '/entries:lookup': {
-        post: {
-          operationId: 'lookup_entries',
-          summary: 'What the ERP holds for each key, in input order.',
-          requestBody: { required: true, ...json(ref('LookupRequest')) },
-          responses: { '200': json(ref('LookupResponse')), ...refusals },
         },
       },
       '/entries': {

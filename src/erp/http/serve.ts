@@ -6,7 +6,7 @@ import { ErpError } from '../errors.ts';
 import type { ErpWrite, VendorInput } from '../types.ts';
 import { type HttpErpCredentials, refusalOf } from './auth.ts';
 import { CursorStore } from './cursors.ts';
-import { type ChartPath, EntriesEnvelope, LookupRequest, SIGNATURE_HEADER } from './wire.ts';
+import { type ChartPath, EntriesEnvelope, SIGNATURE_HEADER } from './wire.ts';
 
 /**
  * The reference service of the HTTP ERP contract (docs/erp-http.md): any ErpAdapter served over
@@ -104,13 +104,6 @@ export function buildErpService(options: ErpServiceOptions): FastifyInstance {
     if (!parsed.success) return answerError(reply, 400, 'BAD_REQUEST', parsed.error.issues[0]!.message);
     // Items are checked one by one by the adapter: a malformed one is refused on its own.
     return { results: await erp.postMany(parsed.data.items as ErpWrite[]) };
-  });
-
-  // fastify reads ':' as a parameter marker; '::' is a literal colon.
-  app.post('/entries::lookup', async (request, reply) => {
-    const parsed = LookupRequest.safeParse(request.body);
-    if (!parsed.success) return answerError(reply, 400, 'BAD_REQUEST', parsed.error.issues[0]!.message);
-    return { results: await erp.lookupMany(parsed.data.keys) };
   });
 
   app.post('/vendors', async (request, reply) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
-import { ErpWrite, LookupResult, ObjectKind, WriteResult } from '../types.ts';
+import { ErpWrite, ObjectKind, WriteResult } from '../types.ts';
 
 /**
  * The HTTP ERP contract's bodies (docs/erp-http.md): envelopes around the very schemas of the
@@ -24,10 +24,6 @@ export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.string().min(1).nullable() });
 }
 export const FieldOptionPage = pageOf(FieldOption);
-
-export const LookupKey = z.strictObject({ kind: ObjectKind, objectId: z.string().min(1).max(255) });
-export const LookupRequest = z.strictObject({ keys: z.array(LookupKey).max(10_000) });
-export const LookupResponse = z.object({ results: z.array(LookupResult) });
 
 export const EntriesRequest = z.strictObject({ items: z.array(ErpWrite).max(10_000) });
 /**

@@ -1,11 +1,12 @@
 import type { Sql } from 'postgres';
 import { type Logger, silentLogger } from '../../log.ts';
-import { BatchFirstErp } from '../batch-first-adapter.ts';
+import type { ErpAdapter } from '../adapter.ts';
 import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
 import { classifyThrown } from '../classify.ts';
 import type { DefaultRole } from '../core/roles.ts';
 import { ErpError } from '../errors.ts';
-import type { ErpWrite, LookupResult, ObjectKind, WriteResult } from '../types.ts';
+import { postOne } from '../post-one.ts';
+import type { ErpWrite, LookupResult, ObjectKind, VendorInput, WriteResult } from '../types.ts';
 import {
   readCustomFields,
   readFieldOptions,
@@ -45,7 +46,7 @@ async function* guarded<T>(source: AsyncIterable<T>, what: string): AsyncIterabl
 }
 
 /** The built-in double-entry ledger, in its own Postgres schema. */
-export class LedgerErp extends BatchFirstErp {
+export class LedgerErp implements ErpAdapter {
   readonly name = 'ledger';
   private readonly sql: Sql;
   private readonly tables: LedgerTables;
@@ -53,7 +54,6 @@ export class LedgerErp extends BatchFirstErp {
   private readonly deepLink: (kind: ObjectKind, referenceId: string) => string | undefined;
 
   constructor(options: LedgerErpOptions) {
-    super();
     this.sql = options.sql;
     this.tables = ledgerTables(options.sql, options.schema);
     const base = options.deepLinkBase?.replace(/\/+$/, '');
@@ -87,9 +87,16 @@ export class LedgerErp extends BatchFirstErp {
     return guarded(readTaxCodes(this.sql, this.tables), 'tax codes');
   }
 
+  createVendor(input: VendorInput): Promise<WriteResult> {
+    return postOne(this, input);
+  }
   postMany(items: readonly ErpWrite[]): Promise<WriteResult[]> {
     return postMany(this.deps, items);
   }
+  /**
+   * What the ERP holds for each key, in key order. Not part of the contract (the sync resolves
+   * an uncertain outcome by posting again, adapter.ts): a read for tests and benchmarks.
+   */
   async lookupMany(keys: readonly { kind: ObjectKind; objectId: string }[]): Promise<LookupResult[]> {
     try {
       return await lookupPostings(this.sql, this.tables, keys, this.deepLink);

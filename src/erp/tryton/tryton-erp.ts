@@ -1,8 +1,9 @@
 import { type Logger, silentLogger } from '../../log.ts';
-import { BatchFirstErp } from '../batch-first-adapter.ts';
+import type { ErpAdapter } from '../adapter.ts';
 import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
 import { ErpError } from '../errors.ts';
-import type { ErpWrite, LookupResult, ObjectKind, WriteResult } from '../types.ts';
+import { postOne } from '../post-one.ts';
+import type { ErpWrite, LookupResult, ObjectKind, VendorInput, WriteResult } from '../types.ts';
 import {
   type ChartScope,
   chartScopes,
@@ -36,7 +37,7 @@ async function* guarded<T>(source: () => AsyncIterable<T>, what: string): AsyncI
  * accounts, analytic axes, parties and taxes; objects written as posted supplier invoices and
  * posted moves in a dedicated journal, each carrying its platform object id (see keys.ts).
  */
-export class TrytonErp extends BatchFirstErp {
+export class TrytonErp implements ErpAdapter {
   readonly name = 'tryton';
   private readonly m: TrytonModels;
   private readonly deps: PostManyDeps;
@@ -44,7 +45,6 @@ export class TrytonErp extends BatchFirstErp {
   private readonly companiesCache: CompaniesCache;
 
   constructor(options: TrytonErpOptions) {
-    super();
     this.m = new TrytonModels(new TrytonRpc(options));
     this.log = options.log ?? silentLogger;
     this.companiesCache = new CompaniesCache(this.m, options.companyByEntity);
@@ -107,9 +107,16 @@ export class TrytonErp extends BatchFirstErp {
     return guarded(this.chart(readTaxCodes), 'tax codes');
   }
 
+  createVendor(input: VendorInput): Promise<WriteResult> {
+    return postOne(this, input);
+  }
   postMany(items: readonly ErpWrite[]): Promise<WriteResult[]> {
     return postMany(this.deps, items);
   }
+  /**
+   * What the ERP holds for each key, in key order. Not part of the contract (the sync resolves
+   * an uncertain outcome by posting again, adapter.ts): a read for tests and benchmarks.
+   */
   async lookupMany(keys: readonly { kind: ObjectKind; objectId: string }[]): Promise<LookupResult[]> {
     try {
       const companyIds = (await this.companies()).all.map((c) => c.id);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { ContractFixture } from '../../../src/erp/kit/index.ts';
 import { TrytonModels } from '../../../src/erp/tryton/models.ts';
 import { type TrytonConnection, TrytonRpc } from '../../../src/erp/tryton/rpc.ts';
-import type { ContractFixture } from '../../contract/erp-contract-objects.ts';
 import { TEST_CHART } from './world-chart.ts';
 
 /**

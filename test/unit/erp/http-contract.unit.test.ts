@@ -20,7 +20,6 @@ describe('HTTP ERP contract', () => {
         '/chart/tax-rates',
         '/chart/vendors',
         '/entries',
-        '/entries:lookup',
         '/health',
         '/vendors',
       ].sort(),

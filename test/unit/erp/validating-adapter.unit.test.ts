@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ErpAdapter } from '../../../src/erp/adapter.ts';
 import { ErpError } from '../../../src/erp/errors.ts';
+import { postOne } from '../../../src/erp/post-one.ts';
 import type { BillInput, WriteResult } from '../../../src/erp/types.ts';
 import { validatingAdapter } from '../../../src/erp/validating-adapter.ts';
 
@@ -17,8 +18,6 @@ function fakeErp(answers: {
   return {
     name: 'fake',
     glAccounts: () => items(...(answers.accounts ?? [])),
-    postBill: write,
-    postCardTransaction: write,
     postMany: async (list: { kind: string; objectId: string }[]) => Promise.all(list.map(write)),
   } as unknown as ErpAdapter;
 }
@@ -36,13 +35,13 @@ describe('validatingAdapter', () => {
       replayed: false,
     };
     const erp = validatingAdapter(fakeErp({ write: () => answer }));
-    expect(await erp.postBill(bill)).toEqual(answer);
+    expect(await postOne(erp, bill)).toEqual(answer);
   });
 
   it('docs/platform.md F42: passes a bill posted without a deep link through (no public base URL configured)', async () => {
     const answer = { ok: true, kind: 'bill', objectId: 'b-1', referenceId: 'BILL-1', replayed: false };
     const erp = validatingAdapter(fakeErp({ write: () => answer }));
-    expect(await erp.postBill(bill)).toEqual(answer);
+    expect(await postOne(erp, bill)).toEqual(answer);
   });
 
   it('refuses a result for another object, or one without a reference id', async () => {
@@ -62,9 +61,7 @@ describe('validatingAdapter', () => {
     const empty = validatingAdapter(
       fakeErp({ write: (i) => ({ ok: true, ...i, referenceId: '', replayed: false }) }),
     );
-    expect((await empty.postCardTransaction({ kind: 'card_transaction', objectId: 't' } as never)).ok).toBe(
-      false,
-    );
+    expect((await postOne(empty, { kind: 'card_transaction', objectId: 't' } as never)).ok).toBe(false);
   });
 
   it('throws ErpError on a malformed chart item', async () => {

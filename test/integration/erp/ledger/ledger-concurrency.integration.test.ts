@@ -4,6 +4,7 @@ import { chartSummary } from '../../../../src/erp/ledger/chart-summary.ts';
 import { seedLedger } from '../../../../src/erp/ledger/seed.ts';
 import { ledgerTables } from '../../../../src/erp/ledger/tables.ts';
 import { trialBalance, trialBalanceTotals } from '../../../../src/erp/ledger/trial-balance.ts';
+import { postOne } from '../../../../src/erp/post-one.ts';
 import type { BillInput, BillPaymentInput } from '../../../../src/erp/types.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 import { generateMix } from '../../../support/erp-sample-mix.ts';
@@ -58,7 +59,7 @@ describe('concurrent posting', () => {
       dueDate: null,
       lines: [{ amountMinor: 1_000, glAccountId: 'gl-6080', dimensions: {}, memo: '' }],
     };
-    expect((await erp.postBill(bill)).ok).toBe(true);
+    expect((await postOne(erp, bill)).ok).toBe(true);
     const payment = (n: number): BillPaymentInput => ({
       kind: 'bill_payment',
       ...header,
@@ -66,7 +67,7 @@ describe('concurrent posting', () => {
       totalMinor: 300,
       billObjectId: 'race-bill',
     });
-    const results = await Promise.all([1, 2, 3, 4, 5].map((n) => erp.postBillPayment(payment(n))));
+    const results = await Promise.all([1, 2, 3, 4, 5].map((n) => postOne(erp, payment(n))));
     expect(results.filter((r) => r.ok)).toHaveLength(3);
     const refused = results.filter((r) => !r.ok);
     expect(refused.map((r) => (r.ok ? '' : r.error.code))).toEqual(['BILL_OVERPAID', 'BILL_OVERPAID']);

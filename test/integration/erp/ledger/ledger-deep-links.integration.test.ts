@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createErp } from '../../../../src/erp/index.ts';
 import { seedLedger } from '../../../../src/erp/ledger/seed.ts';
+import { postOne } from '../../../../src/erp/post-one.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 import { ledgerBill } from '../../../support/ledger-inputs.ts';
 
@@ -18,30 +19,31 @@ beforeAll(async () => {
 });
 
 describe('ledger deep links (docs/platform.md F42)', () => {
-  it('F42: without a public base URL a posted bill, and its lookup, carry no deep link', async () => {
+  it('F42: without a public base URL a posted bill, and its replay, carry no deep link', async () => {
     const erp = createErp({ kind: 'ledger', sql: db.sql, schema });
-    const posted = await erp.postBill(ledgerBill('no-base-bill'));
+    const posted = await postOne(erp, ledgerBill('no-base-bill'));
     expect(posted).toMatchObject({ ok: true });
     expect(posted.ok && 'deepLinkUrl' in posted).toBe(false);
-    const found = await erp.lookup('bill', 'no-base-bill');
-    expect(found).toMatchObject({ found: true });
-    expect('deepLinkUrl' in found).toBe(false);
+    const replayed = await postOne(erp, ledgerBill('no-base-bill'));
+    expect(replayed).toMatchObject({ ok: true, replayed: true });
+    expect('deepLinkUrl' in replayed).toBe(false);
   });
 
-  it('F42: with a public base URL the bill links under it, and its lookup gives the same link', async () => {
+  it('F42: with a public base URL the bill links under it, and its replay gives the same link', async () => {
     const erp = createErp({
       kind: 'ledger',
       sql: db.sql,
       schema,
       deepLinkBase: 'https://books.example.com/ledger/',
     });
-    const posted = await erp.postBill(ledgerBill('base-bill'));
+    const posted = await postOne(erp, ledgerBill('base-bill'));
     if (!posted.ok) throw new Error(posted.error.message);
     expect(posted.deepLinkUrl).toBe(
       `https://books.example.com/ledger/bills/${encodeURIComponent(posted.referenceId)}`,
     );
-    expect(await erp.lookup('bill', 'base-bill')).toMatchObject({
-      found: true,
+    expect(await postOne(erp, ledgerBill('base-bill'))).toMatchObject({
+      ok: true,
+      replayed: true,
       deepLinkUrl: posted.deepLinkUrl,
     });
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createErp } from '../../../../src/erp/index.ts';
+import { collect } from '../../../../src/erp/kit/index.ts';
 import { chartSummary } from '../../../../src/erp/ledger/chart-summary.ts';
 import { seedLedger } from '../../../../src/erp/ledger/seed.ts';
-import { collect } from '../../../contract/erp-contract-objects.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 
 const db = useTestDatabase({ migrate: false });

@@ -9,6 +9,7 @@ import {
   trialBalance,
   trialBalanceTotals,
 } from '../../../../src/erp/ledger/trial-balance.ts';
+import { postOne } from '../../../../src/erp/post-one.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 import { generateMix } from '../../../support/erp-sample-mix.ts';
 import { cardTransaction, codedLine } from '../../../support/ledger-inputs.ts';
@@ -56,15 +57,16 @@ describe('ledger writes', () => {
 
   it('posts a refused object once the bookkeeper reactivates its account', async () => {
     await admin.setAccountActive('gl-6040', false);
-    const first = await erp.postCardTransaction(card('fixed-later'));
+    const first = await postOne(erp, card('fixed-later'));
     expect(first).toMatchObject({ ok: false, error: { code: 'ACCOUNT_INACTIVE' } });
     await admin.setAccountActive('gl-6040', true);
-    expect(await erp.postCardTransaction(card('fixed-later'))).toMatchObject({ ok: true, replayed: false });
+    expect(await postOne(erp, card('fixed-later'))).toMatchObject({ ok: true, replayed: false });
   });
 
   it('still posts to a hidden account (hidden keeps history syncing)', async () => {
     await admin.setAccountHidden('gl-6050', true);
-    const result = await erp.postCardTransaction(
+    const result = await postOne(
+      erp,
       card('hidden-ok', { lines: [line(2_500, { glAccountId: 'gl-6050' })] }),
     );
     expect(result.ok).toBe(true);

@@ -2,9 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../../../src/config.ts';
 import { createErp, type ErpAdapter } from '../../../../src/erp/index.ts';
+import { failureOf, objects, referenceOf } from '../../../../src/erp/kit/index.ts';
+import { postOne } from '../../../../src/erp/post-one.ts';
 import type { TrytonModels } from '../../../../src/erp/tryton/models.ts';
 import { trytonOptionsFrom } from '../../../../src/erp/tryton/options.ts';
-import { failureOf, objects, referenceOf } from '../../../contract/erp-contract-objects.ts';
 import { readTrytonBooks, type TrytonBooks } from '../../../support/tryton/fixture.ts';
 import { requireTryton, useTryton } from '../../../support/tryton/use-tryton.ts';
 
@@ -127,7 +128,7 @@ describe('Tryton adapter: journal and posting-default codes from the settings (6
       ].sort(),
     );
 
-    const invoiceId = Number(referenceOf(await erp.postBill(o.bill())).split(',')[1]);
+    const invoiceId = Number(referenceOf(await postOne(erp, o.bill())).split(',')[1]);
     const [invoice] = await books.models.searchRead(
       'account.invoice',
       [['id', '=', invoiceId]],
@@ -139,7 +140,7 @@ describe('Tryton adapter: journal and posting-default codes from the settings (6
 
   it('with no settings, posts in SVC against 2100 and 1010 as before', async () => {
     const erp = adapterWith({});
-    const transfer = await linesOf(referenceOf(await erp.postTransfer(objects(books.fixture).transfer())));
+    const transfer = await linesOf(referenceOf(await postOne(erp, objects(books.fixture).transfer())));
     expect(transfer.journal).toBe(await journalId('SVC'));
     expect(transfer.lines.map((l) => String(l.account)).sort()).toEqual(
       [books.accountId('2100'), books.accountId('1010')].sort(),
@@ -151,7 +152,7 @@ describe('Tryton adapter: journal and posting-default codes from the settings (6
       title: 'refuses with the code and the setting to change when an account code is not in the chart',
       setting: 'TRYTON_EMPLOYEE_PAYABLE_ACCOUNT_CODE',
       value: '2199',
-      post: (erp: ErpAdapter) => erp.postReimbursement(objects(books.fixture).reimbursement()),
+      post: (erp: ErpAdapter) => postOne(erp, objects(books.fixture).reimbursement()),
       refusal: { category: 'user_actionable', code: 'DEFAULT_ACCOUNT_MISSING' },
     },
     {
@@ -159,7 +160,7 @@ describe('Tryton adapter: journal and posting-default codes from the settings (6
         'answers a journal code Tryton does not have as needs_integrator, naming the code and the setting',
       setting: 'TRYTON_JOURNAL_CODE',
       value: 'NOPE',
-      post: (erp: ErpAdapter) => erp.postCashback(objects(books.fixture).cashback()),
+      post: (erp: ErpAdapter) => postOne(erp, objects(books.fixture).cashback()),
       refusal: { category: 'needs_integrator', code: 'JOURNAL_MISSING' },
     },
   ];

@@ -2,9 +2,11 @@ import postgres from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createErp, type ErpAdapter } from '../../../../src/erp/index.ts';
+import { collect, objects, referenceOf } from '../../../../src/erp/kit/index.ts';
+import { postOne } from '../../../../src/erp/post-one.ts';
 import { decimal } from '../../../../src/erp/tryton/codec.ts';
 import { recordKey } from '../../../../src/erp/tryton/keys.ts';
-import { objects, referenceOf } from '../../../contract/erp-contract-objects.ts';
+import { TrytonErp } from '../../../../src/erp/tryton/tryton-erp.ts';
 import { readBooks } from '../../../support/tryton/books-check.ts';
 import { readTrytonBooks, type TrytonBooks } from '../../../support/tryton/fixture.ts';
 import { requireTryton, useTryton } from '../../../support/tryton/use-tryton.ts';
@@ -22,11 +24,16 @@ describe('Tryton adapter: what Tryton holds after writes', () => {
   const tryton = useTryton();
   let books: TrytonBooks;
   let erp: ErpAdapter;
+  let holder: TrytonErp;
 
   beforeAll(async () => {
     books = await readTrytonBooks(tryton.connection);
     erp = createErp({ kind: 'tryton', ...tryton.connection });
+    holder = new TrytonErp(tryton.connection);
   });
+  /** What Tryton holds for one object id: the adapter's own read, outside the ERP contract. */
+  const held = async (objectId: string) =>
+    (await holder.lookupMany([{ kind: 'card_transaction', objectId }]))[0];
 
   it('a bill becomes a posted supplier invoice with the platform total, and its payment marks it paid', async () => {
     const o = objects(books.fixture);
@@ -34,12 +41,12 @@ describe('Tryton adapter: what Tryton holds after writes', () => {
       totalMinor: 10_001,
       lines: [o.line(6_001, { taxCodeId: books.fixture.taxCodeId }), o.line(4_000)],
     });
-    const posted = await erp.postBill(bill);
+    const posted = await postOne(erp, bill);
     const id = Number(referenceOf(posted).split(',')[1]);
     const read = () =>
       books.models.searchRead('account.invoice', [['id', '=', id]], ['state', 'total_amount'], Invoice);
     expect((await read())[0]).toMatchObject({ state: 'posted', total_amount: { decimal: '100.01' } });
-    referenceOf(await erp.postBillPayment(o.payment(bill.objectId, { totalMinor: 10_001 })));
+    referenceOf(await postOne(erp, o.payment(bill.objectId, { totalMinor: 10_001 })));
     expect((await read())[0]?.state).toBe('paid');
     const report = await readBooks(books.models);
     expect(report.unbalanced).toEqual([]);
@@ -80,18 +87,18 @@ describe('Tryton adapter: what Tryton holds after writes', () => {
         ],
       },
     ]);
-    expect(await erp.lookup('card_transaction', card.objectId)).toMatchObject({ found: false });
-    const result = await erp.postCardTransaction(card);
+    expect(await held(card.objectId)).toMatchObject({ found: false });
+    const result = await postOne(erp, card);
     expect(referenceOf(result)).toBe(`account.move,${draft}`);
     expect(result.ok && result.replayed).toBe(false);
-    expect(await erp.lookup('card_transaction', card.objectId)).toMatchObject({ found: true });
+    expect(await held(card.objectId)).toMatchObject({ found: true });
     const report = await readBooks(books.models);
     expect(report.records.get(key.text)).toEqual([`account.move,${draft}`]);
     expect(report.notPosted).toEqual([]);
   });
 
   it('logs in again when Tryton dropped the session', async () => {
-    referenceOf(await erp.postCardTransaction(objects(books.fixture).card()));
+    referenceOf(await postOne(erp, objects(books.fixture).card()));
     // As after 5 idle minutes: Tryton no longer knows the adapter's session.
     const url = new URL(tryton.databaseUrl);
     url.pathname = `/${tryton.connection.database}`;
@@ -101,17 +108,17 @@ describe('Tryton adapter: what Tryton holds after writes', () => {
     } finally {
       await sql.end();
     }
-    expect(referenceOf(await erp.postCardTransaction(objects(books.fixture).card()))).toBeTruthy();
+    expect(referenceOf(await postOne(erp, objects(books.fixture).card()))).toBeTruthy();
   });
 
   it('answers a refused login as needs_integrator, without the password in any message', async () => {
     const wrong = createErp({ kind: 'tryton', ...tryton.connection, password: 'not-the-password-123' });
-    const result = await wrong.postCardTransaction(objects(books.fixture).card());
+    const result = await postOne(wrong, objects(books.fixture).card());
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error).toMatchObject({ category: 'needs_integrator', code: 'ERP_LOGIN_REFUSED' });
     expect(JSON.stringify(result)).not.toContain('not-the-password-123');
-    await expect(wrong.lookup('bill', 'x')).rejects.toMatchObject({ category: 'needs_integrator' });
+    await expect(collect(wrong.glAccounts())).rejects.toMatchObject({ category: 'needs_integrator' });
   });
 
   it('answers a Tryton user without accounting rights as needs_integrator', async () => {
@@ -122,7 +129,7 @@ describe('Tryton adapter: what Tryton holds after writes', () => {
       { login, name: 'Clerk', password, companies: [['add', [company!.id]]], company: company!.id },
     ]);
     const clerk = createErp({ kind: 'tryton', ...tryton.connection, user: login, password });
-    const result = await clerk.postCardTransaction(objects(books.fixture).card());
+    const result = await postOne(clerk, objects(books.fixture).card());
     expect(result.ok).toBe(false);
     if (!result.ok)
       expect(result.error).toMatchObject({ category: 'needs_integrator', code: 'ERP_ACCESS_DENIED' });

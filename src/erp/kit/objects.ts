@@ -1,55 +1,20 @@
-import type { ErpAdapter } from '../../src/erp/adapter.ts';
+import type { ErpErrorInfo } from '../errors.ts';
 import type {
   BillInput,
   BillPaymentInput,
   CardTransactionInput,
   CashbackInput,
   CodedLine,
-  Currency,
   ReimbursementInput,
   TransferInput,
+  VendorInput,
   WriteResult,
-} from '../../src/erp/types.ts';
-
-/**
- * What an adapter's test harness tells the contract about its chart: ids that exist in the ERP
- * it set up, so the contract can build valid objects and provoke each refusal.
- */
-export interface ContractFixture {
-  /** Entity the objects belong to; null means the ERP's default entity. */
-  entityId: string | null;
-  /** The entity's book currency, and one its books are not kept in. */
-  currency: Currency;
-  foreignCurrency: Currency;
-  /** A date in an open period and one in a closed period (YYYY-MM-DD). */
-  openDate: string;
-  closedDate: string;
-  expenseAccountId: string;
-  otherExpenseAccountId: string;
-  inactiveAccount: { id: string; code: string };
-  unknownAccountId: string;
-  vendorId: string;
-  inactiveVendor: { id: string; name: string };
-  unknownVendorId: string;
-  /** A tax code with a non-zero rate. */
-  taxCodeId: string;
-  /** Dimensions every line carries, so required fields are satisfied. */
-  dimensions: Record<string, string>;
-  /** A custom field required on bill lines (its id must be a key of `dimensions`). */
-  requiredField: { id: string; name: string };
-}
-
-export interface ContractSubject {
-  erp: ErpAdapter;
-  fixture: ContractFixture;
-  /** The same ERP, unreachable (e.g. a dead address): writes must fail as transient. */
-  unreachableErp?: ErpAdapter;
-  /** The public base URL the ERP was given; unset, bills carry no deep link (docs/platform.md F42). */
-  deepLinkBase?: string;
-}
+} from '../types.ts';
+import { RuleBroken, show } from './rule.ts';
+import type { ContractFixture } from './subject.ts';
 
 let counter = 0;
-/** Object ids unique to this run, so the contract can run on an ERP with history. */
+/** Object ids unique to this run, so the kit can run on an ERP with history. */
 export function newObjectId(kind: string): string {
   counter += 1;
   return `contract-${kind}-${Date.now().toString(36)}-${counter}`;
@@ -122,17 +87,25 @@ export function objects(f: ContractFixture) {
       billObjectId,
       ...overrides,
     }),
+    vendor: (name = `Contract Vendor ${newObjectId('name')}`): VendorInput => ({
+      kind: 'vendor',
+      objectId: newObjectId('vendor'),
+      name,
+    }),
   };
 }
 
-/** Narrows a result to a failure, failing the test with the result when it succeeded. */
-export function failureOf(result: WriteResult) {
-  if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result)}`);
+/** The refusal a result carries; breaks the rule when the write succeeded instead. */
+export function failureOf(result: WriteResult | undefined): ErpErrorInfo {
+  if (!result) throw new RuleBroken('expected a refusal, got no result');
+  if (result.ok) throw new RuleBroken(`expected a refusal, got ${show(result)}`);
   return result.error;
 }
 
-export function referenceOf(result: WriteResult): string {
-  if (!result.ok) throw new Error(`expected success, got ${JSON.stringify(result.error)}`);
+/** The reference a result carries; breaks the rule when the write was refused instead. */
+export function referenceOf(result: WriteResult | undefined): string {
+  if (!result) throw new RuleBroken('expected a success, got no result');
+  if (!result.ok) throw new RuleBroken(`expected a success, got ${show(result.error)}`);
   return result.referenceId;
 }
 

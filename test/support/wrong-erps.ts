@@ -1,0 +1,108 @@
+import type { ErpAdapter } from '../../src/erp/adapter.ts';
+import type { ContractFixture } from '../../src/erp/kit/index.ts';
+import { postOne } from '../../src/erp/post-one.ts';
+import type { ErpWrite, WriteResult } from '../../src/erp/types.ts';
+
+/**
+ * Deliberately wrong ERP adapters, each a small decorator over a right one, for proving the
+ * conformance kit (src/erp/kit) catches the fault. Each keeps every other behaviour of `base`.
+ */
+
+/** `base` with its writes replaced; createVendor goes through the replaced postMany. */
+function withPostMany(
+  base: ErpAdapter,
+  postMany: (items: readonly ErpWrite[]) => Promise<WriteResult[]>,
+): ErpAdapter {
+  const wrong: ErpAdapter = {
+    name: `wrong ${base.name}`,
+    glAccounts: () => base.glAccounts(),
+    customFields: () => base.customFields(),
+    fieldOptions: (fieldId) => base.fieldOptions(fieldId),
+    vendors: () => base.vendors(),
+    taxRates: () => base.taxRates(),
+    taxCodes: () => base.taxCodes(),
+    createVendor: (input) => postOne(wrong, input),
+    postMany,
+    close: () => base.close(),
+  };
+  return wrong;
+}
+
+/**
+ * Drops idempotency: every call writes its objects under fresh ids underneath (a bill and its
+ * payment in one call stay linked), and answers under the ids it was given. A retried batch is
+ * written a second time.
+ */
+export function postsTwiceOnRetry(base: ErpAdapter): ErpAdapter {
+  let call = 0;
+  return withPostMany(base, async (items) => {
+    call += 1;
+    const fresh = (id: string) => `${id}~${call}`;
+    const results = await base.postMany(
+      items.map((item) => ({
+        ...item,
+        objectId: fresh(item.objectId),
+        ...(item.kind === 'bill_payment' ? { billObjectId: fresh(item.billObjectId) } : {}),
+      })),
+    );
+    return results.map((result, i) => ({ ...result, objectId: items[i]!.objectId }));
+  });
+}
+
+/** Acknowledges every bill with a reference and a deep link, and writes none of them. */
+export function losesBills(base: ErpAdapter): ErpAdapter {
+  let n = 0;
+  return withPostMany(base, async (items) => {
+    const kept = items.filter((item) => item.kind !== 'bill');
+    const written = await base.postMany(kept);
+    return items.map((item): WriteResult => {
+      if (item.kind !== 'bill') return written.shift()!;
+      n += 1;
+      const referenceId = `BILL-LOST-${n}`;
+      return {
+        ok: true,
+        kind: 'bill',
+        objectId: item.objectId,
+        referenceId,
+        deepLinkUrl: `http://erp.invalid/bills/${referenceId}`,
+        replayed: false,
+      };
+    });
+  });
+}
+
+/** Codes a line on the fixture's inactive account to an active one instead of refusing it. */
+export function acceptsInactiveAccount(base: ErpAdapter, fixture: ContractFixture): ErpAdapter {
+  const recode = (item: ErpWrite): ErpWrite =>
+    'lines' in item
+      ? {
+          ...item,
+          lines: item.lines.map((line) =>
+            line.glAccountId === fixture.inactiveAccount.id
+              ? { ...line, glAccountId: fixture.expenseAccountId }
+              : line,
+          ),
+        }
+      : item;
+  return withPostMany(base, (items) => base.postMany(items.map(recode)));
+}
+
+/** Answers a batch's results rotated by one place, each still naming its own object. */
+export function rotatesResults(base: ErpAdapter): ErpAdapter {
+  return withPostMany(base, async (items) => {
+    const results = await base.postMany(items);
+    return results.length > 1 ? [...results.slice(1), results[0]!] : results;
+  });
+}
+
+/** Rotates results like rotatesResults, and relabels each with the object at its position. */
+export function rotatesAndRelabelsResults(base: ErpAdapter): ErpAdapter {
+  const rotating = rotatesResults(base);
+  return withPostMany(base, async (items) => {
+    const results = await rotating.postMany(items);
+    return results.map(
+      (result, i): WriteResult =>
+        ({ ...result, kind: items[i]!.kind, objectId: items[i]!.objectId }) as WriteResult,
+    );
+  });
+}
