@@ -19,6 +19,8 @@ const ClientRequest = z.strictObject({
 });
 
 const ConnectionRequest = z.strictObject({
+  /** A sandbox reset keeps its connection: the same id again (unique among the stub's connections). */
+  id: z.uuid().optional(),
   remote_provider_name: z.string().min(1).default('Stub ERP'),
   connection_type: ConnectionType.default('API'),
   is_active: z.boolean().default(true),

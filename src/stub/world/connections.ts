@@ -5,7 +5,7 @@ import {
   type ConnectionSettingsInput,
   type ConnectionType,
 } from '../../platform/schemas/accounting.ts';
-import { ApiError, notFound } from '../core/errors.ts';
+import { ApiError, invalid, notFound } from '../core/errors.ts';
 import { ConnectionChart } from './chart.ts';
 
 /**
@@ -27,6 +27,8 @@ export interface ConnectionRecord {
 }
 
 export interface NewConnection {
+  /** Control route only: the id to give the connection (a reset sandbox keeps its own). */
+  id?: string;
   remote_provider_name: string;
   is_active?: boolean;
   settings?: ConnectionSettingsInput;
@@ -59,8 +61,10 @@ export class Connections {
       incumbent.is_active = false;
       incumbent.status = 'unlinked';
     }
+    if (input.id !== undefined && this.byId.has(input.id))
+      throw invalid(`connection ${input.id} exists already`, { fields: ['id'] });
     const record: ConnectionRecord = {
-      id: randomUUID(),
+      id: input.id ?? randomUUID(),
       connection_type: input.connection_type ?? 'API',
       created_at: nowIso,
       is_active: wantsActive,
