@@ -64,7 +64,7 @@ export function losesBills(base: ErpAdapter): ErpAdapter {
         kind: 'bill',
         objectId: item.objectId,
         referenceId,
-        deepLinkUrl: `http://erp.invalid/bills/${referenceId}`,
+        // No deep link: the books it wraps have no public base URL (docs/platform.md F42).
         replayed: false,
       };
     });
