@@ -148,17 +148,17 @@ export const envSchema = z.object({
     })
     .optional()
     .describe(
-      "Public base URL of the ERP's web client, for the deep links bills are reported with (the ledger: `<base>/bills/<id>`; Tryton: the web client root). Unset: bills are reported without a deep link (docs/platform.md F42).",
+      "Public base URL of the ERP's web client, for the deep links bills are reported with (the ledger: `<base>/bills/<id>`; Tryton: the web client root; hledger: `<base>/journal?q=code:<code>`). Unset: bills are reported without a deep link (docs/platform.md F42).",
     ),
   LEDGER_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default('ledger')
     .describe('Schema of the built-in ledger ERP.'),
-  TRYTON_URL: url(['http:', 'https:']).optional().describe('Tryton JSON-RPC URL (ERP=tryton).'),
   HLEDGER_URL: url(['http:', 'https:'])
     .optional()
     .describe('Root of `hledger-web --serve-api` with the add capability (ERP=hledger).'),
+  TRYTON_URL: url(['http:', 'https:']).optional().describe('Tryton JSON-RPC URL (ERP=tryton).'),
   TRYTON_DATABASE: z.string().optional().describe('Tryton database name (ERP=tryton).'),
   TRYTON_USER: z.string().optional().describe('Tryton user (ERP=tryton).'),
   TRYTON_PASSWORD: z.string().optional().describe('Tryton password (ERP=tryton). Never logged.'),
