@@ -135,10 +135,10 @@ export const envSchema = z.object({
   QUEUE_PREFIX: z.string().min(1).default('ledgersync').describe('BullMQ key prefix.'),
 
   ERP: z
-    .enum(['ledger', 'tryton', 'http'])
+    .enum(['ledger', 'tryton', 'http', 'hledger'])
     .default('ledger')
     .describe(
-      'Which ERP adapter to use: the built-in ledger, Tryton, or a service of the HTTP contract (docs/erp-http.md).',
+      'Which ERP adapter to use: the built-in ledger, Tryton, a service of the HTTP contract (docs/erp-http.md), or an hledger journal served by hledger-web (docs/extending.md).',
     ),
   ERP_PUBLIC_URL: z
     .string()
@@ -148,13 +148,16 @@ export const envSchema = z.object({
     })
     .optional()
     .describe(
-      "Public base URL of the ERP's web client, for the deep links bills are reported with (the ledger: `<base>/bills/<id>`; Tryton: the web client root). Unset: bills are reported without a deep link (docs/platform.md F42).",
+      "Public base URL of the ERP's web client, for the deep links bills are reported with (the ledger: `<base>/bills/<id>`; Tryton: the web client root; hledger: `<base>/journal?q=code:<code>`). Unset: bills are reported without a deep link (docs/platform.md F42).",
     ),
   LEDGER_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default('ledger')
     .describe('Schema of the built-in ledger ERP.'),
+  HLEDGER_URL: url(['http:', 'https:'])
+    .optional()
+    .describe('Root of `hledger-web --serve-api` with the add capability (ERP=hledger).'),
   TRYTON_URL: url(['http:', 'https:']).optional().describe('Tryton JSON-RPC URL (ERP=tryton).'),
   TRYTON_DATABASE: z.string().optional().describe('Tryton database name (ERP=tryton).'),
   TRYTON_USER: z.string().optional().describe('Tryton user (ERP=tryton).'),
@@ -261,6 +264,7 @@ function crossFieldProblems(env: Env): string[] {
     }
   }
   if (env.ERP === 'http' && !env.ERP_HTTP_URL) problems.push('ERP_HTTP_URL: required when ERP=http');
+  if (env.ERP === 'hledger' && !env.HLEDGER_URL) problems.push('HLEDGER_URL: required when ERP=hledger');
   if (!LOOPBACK.has(env.SERVER_HOST) && !env.OPERATOR_TOKEN) {
     problems.push(`OPERATOR_TOKEN: required when SERVER_HOST (${env.SERVER_HOST}) is not loopback`);
   }

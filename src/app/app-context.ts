@@ -128,6 +128,12 @@ function erpConfigFrom(config: Config, sql: Sql): ErpConfig {
         hmacSecret: config.ERP_HTTP_HMAC_SECRET,
         timeoutMs: config.ERP_HTTP_TIMEOUT_MS,
       };
+    case 'hledger':
+      return {
+        kind: 'hledger',
+        url: config.HLEDGER_URL!,
+        ...(config.ERP_PUBLIC_URL ? { deepLinkBase: config.ERP_PUBLIC_URL } : {}),
+      };
     default:
       return {
         kind: 'ledger',

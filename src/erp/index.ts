@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import type { Logger } from '../log.ts';
 import type { ErpAdapter } from './adapter.ts';
 import type { DefaultRole } from './core/roles.ts';
+import { HledgerErp, type HledgerErpOptions } from './hledger/hledger-erp.ts';
 import { HttpErp, type HttpErpOptions } from './http/http-erp.ts';
 import { LedgerErp } from './ledger/ledger-erp.ts';
 import type { TrytonErpOptions } from './tryton/options.ts';
@@ -33,8 +34,13 @@ export interface HttpErpConfig extends Omit<HttpErpOptions, 'log'> {
   kind: 'http';
 }
 
+/** A journal served by hledger-web's JSON API (docs/extending.md "Worked example: hledger"). */
+export interface HledgerErpConfig extends HledgerErpOptions {
+  kind: 'hledger';
+}
+
 /** One variant per adapter. */
-export type ErpConfig = LedgerErpConfig | TrytonErpConfig | HttpErpConfig;
+export type ErpConfig = LedgerErpConfig | TrytonErpConfig | HttpErpConfig | HledgerErpConfig;
 
 export interface CreateErpOptions {
   log?: Logger;
@@ -57,6 +63,11 @@ export function createErp(config: ErpConfig, options: CreateErpOptions = {}): Er
     case 'http': {
       const { kind: _kind, ...http } = config;
       adapter = new HttpErp({ ...http, ...(options.log ? { log: options.log } : {}) });
+      break;
+    }
+    case 'hledger': {
+      const { kind: _kind, ...hledger } = config;
+      adapter = new HledgerErp(hledger);
       break;
     }
     default: {

@@ -55,6 +55,11 @@ describe('config', () => {
     expect(problemsOf({ ERP: 'tryton', TRYTON_URL: 'http://127.0.0.1:8000' })).toHaveLength(3);
   });
 
+  it('ERP=hledger needs HLEDGER_URL', () => {
+    expect(problemsOf({ ERP: 'hledger' })).toEqual(['HLEDGER_URL: required when ERP=hledger']);
+    expect(problemsOf({ ERP: 'hledger', HLEDGER_URL: 'http://127.0.0.1:5000' })).toEqual([]);
+  });
+
   it('ERP=http needs ERP_HTTP_URL; a token or HMAC secret shorter than 16 characters is refused unquoted', () => {
     expect(problemsOf({ ERP: 'http' })).toEqual(['ERP_HTTP_URL: required when ERP=http']);
     expect(problemsOf({ ERP: 'http', ERP_HTTP_URL: 'https://erp.example.com/api' })).toEqual([]);
