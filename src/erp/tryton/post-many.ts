@@ -6,7 +6,7 @@ import type { ErpWrite, WriteResult } from '../types.ts';
 import { type Companies, type CompanyScope, companyScopes, type Route } from './companies.ts';
 import { loadContext, type TrytonContext } from './context.ts';
 import { failureOf } from './faults.ts';
-import type { KeyLocks } from './key-locks.ts';
+import type { KeyLocks } from '../core/key-locks.ts';
 import { recordKey } from './keys.ts';
 import { findExisting } from './lookup.ts';
 import type { TrytonModels } from './models.ts';

@@ -16,7 +16,7 @@ import {
 } from './chart-read.ts';
 import { type Companies, CompaniesCache } from './companies.ts';
 import { readFailureOf } from './faults.ts';
-import { KeyLocks } from './key-locks.ts';
+import { KeyLocks } from '../core/key-locks.ts';
 import { lookupObjects, type RecordRef } from './lookup.ts';
 import { TrytonModels } from './models.ts';
 import { DEFAULT_JOURNAL_CODE, type TrytonErpOptions } from './options.ts';
