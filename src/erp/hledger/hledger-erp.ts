@@ -1,8 +1,8 @@
 import type { ErpAdapter } from '../adapter.ts';
 import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
+import { KeyLocks } from '../core/key-locks.ts';
 import { ErpError } from '../errors.ts';
 import { postOne } from '../post-one.ts';
-import { KeyLocks } from '../core/key-locks.ts';
 import type { ObjectKind, VendorInput, WriteResult } from '../types.ts';
 import { type HledgerBooks, loadBooks } from './books.ts';
 import { HledgerClient, type HledgerConnection } from './client.ts';

@@ -1,9 +1,9 @@
 import { type Indexed, phases, readBatch, replayRepeats } from '../core/batch.ts';
 import type { PostingChart } from '../core/chart-view.ts';
+import type { KeyLocks } from '../core/key-locks.ts';
 import { planEntry } from '../core/plan.ts';
 import { refuse } from '../core/refusals.ts';
 import type { ErpErrorInfo } from '../errors.ts';
-import type { KeyLocks } from '../core/key-locks.ts';
 import type { ErpWrite, ObjectKind, PostingInput, VendorInput, WriteResult } from '../types.ts';
 import { type HledgerBooks, loadBooks } from './books.ts';
 import type { HledgerClient, NewTransaction } from './client.ts';

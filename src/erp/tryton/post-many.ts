@@ -1,12 +1,12 @@
 import type { Logger } from '../../log.ts';
 import { type Indexed, phases, readBatch, replayRepeats } from '../core/batch.ts';
+import type { KeyLocks } from '../core/key-locks.ts';
 import type { DefaultRole } from '../core/roles.ts';
 import type { ErpErrorInfo } from '../errors.ts';
 import type { ErpWrite, WriteResult } from '../types.ts';
 import { type Companies, type CompanyScope, companyScopes, type Route } from './companies.ts';
 import { loadContext, type TrytonContext } from './context.ts';
 import { failureOf } from './faults.ts';
-import type { KeyLocks } from '../core/key-locks.ts';
 import { recordKey } from './keys.ts';
 import { findExisting } from './lookup.ts';
 import type { TrytonModels } from './models.ts';

@@ -1,6 +1,7 @@
 import { type Logger, silentLogger } from '../../log.ts';
 import type { ErpAdapter } from '../adapter.ts';
 import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
+import { KeyLocks } from '../core/key-locks.ts';
 import { ErpError } from '../errors.ts';
 import { postOne } from '../post-one.ts';
 import type { ErpWrite, LookupResult, ObjectKind, VendorInput, WriteResult } from '../types.ts';
@@ -16,7 +17,6 @@ import {
 } from './chart-read.ts';
 import { type Companies, CompaniesCache } from './companies.ts';
 import { readFailureOf } from './faults.ts';
-import { KeyLocks } from '../core/key-locks.ts';
 import { lookupObjects, type RecordRef } from './lookup.ts';
 import { TrytonModels } from './models.ts';
 import { DEFAULT_JOURNAL_CODE, type TrytonErpOptions } from './options.ts';

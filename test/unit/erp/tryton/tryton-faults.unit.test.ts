@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { KeyLocks } from '../../../../src/erp/core/key-locks.ts';
 import { classify } from '../../../../src/erp/tryton/chart-read.ts';
 import { failureOf, readFailureOf } from '../../../../src/erp/tryton/faults.ts';
-import { KeyLocks } from '../../../../src/erp/core/key-locks.ts';
 import { faultFromError, isConflict, TrytonFault } from '../../../../src/erp/tryton/rpc.ts';
 import type { CardTransactionInput } from '../../../../src/erp/types.ts';
 
