@@ -62,11 +62,17 @@ async function ensureServiceAnswers(url: string): Promise<void> {
     timeoutMs: HEALTH_TIMEOUT_MS,
     signal: new AbortController().signal,
   });
-  if (outcome.kind === 'network')
+  if (outcome.kind === 'network') {
+    // "network error ECONNREFUSED"; without a code, the innermost cause says more ("bad port").
+    const why =
+      outcome.reason === 'network error'
+        ? `${outcome.reason}: ${outcome.cause.split(' <- ').at(-1)}`
+        : outcome.reason;
     throw new CommandError(
-      `the ERP service at ${hostOf(url)} does not answer (GET /health: ${outcome.reason}); start it or check --url.`,
+      `the ERP service at ${hostOf(url)} does not answer (GET /health: ${why}); start it or check --url.`,
       EXIT.unavailable,
     );
+  }
 }
 
 /** `held    chart.gl-accounts   streams GL accounts …` / `BROKEN  <id>  <reason>`. */

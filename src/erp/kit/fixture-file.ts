@@ -38,6 +38,16 @@ export interface FixtureFileContents {
   deepLinkBase?: string;
 }
 
+/** `openDate: Invalid ISO date`, `inactiveVendor: missing`, `colour: not a fixture field`. */
+function describeIssue(issue: z.core.$ZodIssue): string[] {
+  const at = issue.path.map(String).join('.');
+  const prefix = at ? `${at}.` : '';
+  if (issue.code === 'unrecognized_keys')
+    return issue.keys.map((key) => `${prefix}${key}: not a fixture field`);
+  if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) return [`${at}: missing`];
+  return [`${at || 'the file'}: ${issue.message}`];
+}
+
 /**
  * Parses a fixture file's JSON. A bad file is one line naming every bad field
  * (`fixture.json: openDate: Invalid ISO date; inactiveVendor.name: …`), ready for the operator.
@@ -49,9 +59,7 @@ export function parseFixtureFile(
   if (!parsed.success)
     return {
       ok: false,
-      problems: parsed.error.issues
-        .map((i) => `${i.path.map(String).join('.') || 'the file'}: ${i.message}`)
-        .join('; '),
+      problems: parsed.error.issues.flatMap(describeIssue).join('; '),
     };
   const { deepLinkBase, ...fixture } = parsed.data;
   return { ok: true, value: deepLinkBase ? { fixture, deepLinkBase } : { fixture } };
