@@ -5,7 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERP_RULES } from '../../src/erp/kit/index.ts';
+import { createErp } from '../../src/erp/index.ts';
+import { type ContractFixture, ERP_RULES, objects } from '../../src/erp/kit/index.ts';
+import { seedLedger } from '../../src/erp/ledger/seed.ts';
+import { postOne } from '../../src/erp/post-one.ts';
 import { runCli } from '../support/cli.ts';
 import { useTestDatabase } from '../support/db.ts';
 import { startErpServe } from '../support/erp-serve.ts';
@@ -131,6 +134,24 @@ describe('ledgersync erp check (the conformance kit against an HTTP ERP service,
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual(JSON.parse(readFileSync(fixturePath, 'utf8')));
   }, 200_000);
+
+  it("kit-books refuses books in use (postings that are not the kit's) and changes nothing there", async () => {
+    const used = db.newSchema('ledger_used');
+    await seedLedger(db.sql, used, { preset: 'small', seed: 3 });
+    const fixture = JSON.parse(readFileSync(fixturePath, 'utf8')) as ContractFixture;
+    const posted = await postOne(
+      createErp({ kind: 'ledger', sql: db.sql, schema: used }),
+      objects(fixture).card(),
+    );
+    expect(posted.ok, JSON.stringify(posted)).toBe(true);
+    const result = await runCli(['erp', 'kit-books'], { ...ledgerEnv(), LEDGER_SCHEMA: used });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`the ledger in LEDGER_SCHEMA=${used} holds postings`);
+    const [kit] =
+      await db.sql`select count(*)::int as n from ${db.sql(used)}.vendors where id = 'ven-defunct'`;
+    expect(kit!.n).toBe(0);
+  }, 120_000);
 
   it('a service that writes a retried card twice: exit 3, idempotency.sequential-retry BROKEN with its reason', async () => {
     const wrongUrl = await startForgetfulProxy(serviceUrl);
