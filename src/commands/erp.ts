@@ -3,9 +3,11 @@ import { InvalidArgumentError } from 'commander';
 import { importPlatformEntities } from '../app/open-books.ts';
 import { serveLedgerErp } from '../erp/http/serve-command.ts';
 import { chartSummary } from '../erp/ledger/chart-summary.ts';
+import { holdsOtherBooks, seedKitBooks } from '../erp/ledger/kit-books.ts';
 import { seedLedger } from '../erp/ledger/seed.ts';
 import { formatTrialBalance, trialBalance, trialBalanceTotals } from '../erp/ledger/trial-balance.ts';
 import { EXIT } from '../exit-codes.ts';
+import { registerErpCheckCommand } from './erp-check.ts';
 import { CommandError, type Runtime, withRuntime } from './runtime.ts';
 import { withApp } from './with-app.ts';
 
@@ -34,7 +36,7 @@ function integer(value: string): number {
 }
 
 export function registerErpCommands(program: Command): void {
-  const erp = program.command('erp').description('the built-in ledger ERP');
+  const erp = program.command('erp').description('the built-in ledger ERP, and checks of any ERP service');
   erp
     .command('seed')
     .description('load a realistic chart of accounts into the built-in ledger (idempotent)')
@@ -150,6 +152,24 @@ export function registerErpCommands(program: Command): void {
         return new Promise<never>(() => {});
       }),
     );
+  erp
+    .command('kit-books')
+    .description('set up test books in LEDGER_SCHEMA for `erp check` and print their fixture JSON')
+    .action(() =>
+      withRuntime(async ({ sql, config }) => {
+        requireLedger(config, 'kit-books');
+        const schema = config.LEDGER_SCHEMA;
+        // The kit's books close a month and make a field required on bills: never someone's books.
+        if (await holdsOtherBooks(sql, schema))
+          throw new CommandError(
+            `the ledger in LEDGER_SCHEMA=${schema} holds postings: kit-books sets up test books, so give it a fresh schema (e.g. LEDGER_SCHEMA=ledger_kit)`,
+          );
+        const fixture = await seedKitBooks(sql, schema);
+        process.stdout.write(`${JSON.stringify(fixture, null, 2)}\n`);
+        return EXIT.ok;
+      }),
+    );
+  registerErpCheckCommand(erp);
   erp
     .command('trial-balance')
     .description('debits, credits and balance per account; balanced books total zero per currency')

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../support/cli.ts';
+import { cliEnv, startErpServe } from '../support/erp-serve.ts';
 import { checkExactlyOnce } from '../support/exactly-once.ts';
 import { useTestRedis } from '../support/redis.ts';
 import { useSyncWorld, worldEnv } from '../support/sync-world.ts';
@@ -10,44 +11,21 @@ const redis = useTestRedis();
 const TOKEN = 'e2e-erp-token-0123456789';
 const SECRET = 'e2e-erp-hmac-secret-0123456789';
 
-function childEnv(env: Record<string, string>): Record<string, string> {
-  const merged: Record<string, string> = { LOG_LEVEL: 'warn', NODE_ENV: 'test' };
-  for (const [key, value] of Object.entries({ ...process.env, ...env }))
-    if (value !== undefined) merged[key] = value;
-  return merged;
-}
-
 let service: ChildProcess | undefined;
 afterAll(() => {
   service?.kill('SIGTERM');
 });
 
 /** `ledgersync erp serve --port 0` over the world's seeded ledger; resolves its URL. */
-function startErpServe(): Promise<string> {
-  const env = childEnv({
+async function startWorldErpServe(): Promise<string> {
+  const started = await startErpServe({
     ...worldEnv(world, redis),
     ERP: 'ledger',
     ERP_HTTP_TOKEN: TOKEN,
     ERP_HTTP_HMAC_SECRET: SECRET,
   });
-  const child = spawn(process.execPath, [BIN, 'erp', 'serve', '--port', '0'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  service = child;
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d) => {
-    err += d;
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      out += d;
-      const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-      if (url) resolve(url);
-    });
-    child.on('exit', (code) => reject(new Error(`erp serve exited ${code}: ${err}`)));
-  });
+  service = started.child;
+  return started.url;
 }
 
 let erpUrl = '';
@@ -67,7 +45,7 @@ function runSyncAll(
   killMidBatch = false,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   const child = spawn(process.execPath, [BIN, 'sync', 'all', '--json'], {
-    env: childEnv(httpEnv()),
+    env: cliEnv(httpEnv()),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -102,7 +80,7 @@ async function postings(): Promise<number> {
 
 describe('ERP=http end to end (erp serve over the ledger, sync all through the real binary)', () => {
   it('sync all posts through the HTTP contract into the served ledger; the books balance', async () => {
-    erpUrl = await startErpServe();
+    erpUrl = await startWorldErpServe();
     await world.seed({
       seed: 51,
       transactions: 150,

@@ -6,9 +6,9 @@ import {
   ERP_RULES,
   type RuleOutcome,
 } from '../../../src/erp/kit/index.ts';
+import { seedKitBooks } from '../../../src/erp/ledger/kit-books.ts';
 import { LedgerErp } from '../../../src/erp/ledger/ledger-erp.ts';
 import { useTestDatabase } from '../../support/db.ts';
-import { ledgerContractBooks } from '../../support/ledger-contract-books.ts';
 import {
   acceptsInactiveAccount,
   losesBills,
@@ -34,7 +34,7 @@ describe('the ERP conformance kit on the built-in ledger and on deliberately wro
 
   beforeAll(async () => {
     const schema = db.newSchema('kit');
-    fixture = await ledgerContractBooks(db.sql, schema);
+    fixture = await seedKitBooks(db.sql, schema);
     ledger = new LedgerErp({ sql: db.sql, schema });
   });
 
