@@ -20,13 +20,19 @@ const CONNECTION_CODES = new Set([
   'ENETUNREACH',
   'EAI_AGAIN',
 ]);
-/** SQLSTATE: admin_shutdown, crash_shutdown, cannot_connect_now (starting up, shutting down). */
-const SHUTDOWN_STATES = new Set(['57P01', '57P02', '57P03']);
+/**
+ * SQLSTATE of a server that will not serve us now: admin_shutdown, crash_shutdown,
+ * cannot_connect_now (starting up, shutting down), too_many_connections (53300: max_connections
+ * reached, which a retry once others have disconnected gets past). postgres.js puts the SQLSTATE
+ * on its PostgresError as `code`.
+ */
+const REFUSING_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 
 /**
  * True when `error` says the database could not be reached or dropped the connection: a socket
  * error, a closed connection, a server shutting down or still starting (SQLSTATE 57P01-57P03),
- * any connection exception (class 08), or a kind lock whose session ended. Only the error itself
+ * one with no connection left (53300), any connection exception (class 08), or a kind lock whose
+ * session ended. Only the error itself
  * is read, never its cause: an HTTP failure caused by ECONNREFUSED is not the database's.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -34,14 +40,33 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof AdvisoryLockLostError) return true;
   const code = (error as { code?: unknown }).code;
   if (typeof code !== 'string') return false;
-  return CONNECTION_CODES.has(code) || SHUTDOWN_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code);
+  return CONNECTION_CODES.has(code) || REFUSING_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code);
 }
 
-/** The one line a command prints when the database went away (README "Exit codes": 69). */
-export function databaseUnavailableMessage(error: unknown): string {
+/**
+ * host:port of a DATABASE_URL, never its credentials: a server's refusal (53300, 57P03) does not
+ * say which server refused. A Unix socket URL names its directory (`?host=/run/postgresql`).
+ */
+export function databaseHost(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    const host = url.hostname || url.searchParams.get('host');
+    if (!host) return 'DATABASE_URL';
+    return host.startsWith('/') ? host : `${host}:${url.port || '5432'}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/**
+ * The one line a command prints when the database went away or refused it (README "Exit codes":
+ * 69), naming the database's host when the caller knows DATABASE_URL.
+ */
+export function databaseUnavailableMessage(error: unknown, databaseUrl?: string): string {
   const detail = error instanceof Error ? error.message : String(error);
+  const which = databaseUrl ? `PostgreSQL at ${databaseHost(databaseUrl)}` : 'PostgreSQL';
   return (
-    `PostgreSQL is unavailable (${detail}); what was done before it went away is kept. ` +
+    `${which} is unavailable (${detail}); what was done before it went away is kept. ` +
     'Run the command again once the database is back.'
   );
 }

@@ -20,12 +20,14 @@ function redisFailure(error: unknown, redisUrl: string | undefined): RedisUnavai
 /**
  * Writes the one line a failed command leaves on stderr and returns its exit code (README "Exit
  * codes"): an expected failure's class declares its code; anything else is logged and exits 1.
+ * `databaseUrl` only names the host in the database's line, when it is known.
  */
 export function reportFailure(
   error: unknown,
   log: Logger,
   redisUrl: string | undefined,
   platformUrl: string | undefined,
+  databaseUrl?: string,
 ): number {
   const redis = redisFailure(error, redisUrl);
   if (redis) {
@@ -50,7 +52,7 @@ export function reportFailure(
     // README "Exit codes": a service it needs is unavailable. The outbox and the sync ledger
     // keep what was done; the next run carries on from there.
     log.debug({ err: error }, 'PostgreSQL unavailable');
-    process.stderr.write(`ledgersync: ${databaseUnavailableMessage(error)}\n`);
+    process.stderr.write(`ledgersync: ${databaseUnavailableMessage(error, databaseUrl)}\n`);
     return EXIT.unavailable;
   }
   log.error({ err: error }, 'command failed');

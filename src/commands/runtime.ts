@@ -46,9 +46,11 @@ export async function withRuntime(fn: (runtime: Runtime) => Promise<number | und
   const log = createLogger({ level: config.LOG_LEVEL });
   let exitCode: number = EXIT.ok;
   let redisUrl = config.REDIS_URL;
+  let databaseUrl = config.DATABASE_URL;
   try {
     const services = await provideServices(config, log);
     redisUrl = services.redisUrl;
+    databaseUrl = services.databaseUrl;
     onShutdown(() => services.stop(), log);
     // The worker's tables are unqualified: the pool works in DATABASE_SCHEMA. Its transactions
     // survive the database going away (src/app/database.ts).
@@ -68,7 +70,7 @@ export async function withRuntime(fn: (runtime: Runtime) => Promise<number | und
     });
     exitCode = (await fn({ config, log, services, sql, migrated: applied })) ?? EXIT.ok;
   } catch (error) {
-    exitCode = reportFailure(error, log, redisUrl, config.PLATFORM_BASE_URL);
+    exitCode = reportFailure(error, log, redisUrl, config.PLATFORM_BASE_URL, databaseUrl);
   }
   await runCleanups();
   process.exit(exitCode);

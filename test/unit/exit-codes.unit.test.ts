@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import postgres from 'postgres';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PlatformNotConfiguredError } from '../../src/app/app-context.ts';
 import { NoConnectionError } from '../../src/app/connection.ts';
@@ -184,6 +185,29 @@ describe('exit codes (README "Exit codes")', () => {
     expect(out.stderr).toBe(
       'ledgersync: PostgreSQL is unavailable (write CONNECTION_CLOSED 127.0.0.1:5432); what was done before it went away is kept. Run the command again once the database is back.\n',
     );
+  });
+
+  it('README "Exit codes": PostgreSQL refusing connections (53300, 57P03, class 08) exits 69, naming its host', () => {
+    const PostgresError = postgres.PostgresError as unknown as new (fields: Record<string, string>) => Error;
+    const refusals = [
+      new PostgresError({ severity: 'FATAL', code: '53300', message: 'sorry, too many clients already' }),
+      new PostgresError({ severity: 'FATAL', code: '57P03', message: 'the database system is starting up' }),
+      new PostgresError({ severity: 'FATAL', code: '08004', message: 'server rejected the connection' }),
+    ];
+    const databaseUrl = 'postgres://worker:hunter2-pg@db.internal:6543/ledger';
+    for (const error of refusals) {
+      const writes: string[] = [];
+      vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        writes.push(String(chunk));
+        return true;
+      });
+      const code = reportFailure(error, silentLogger, REDIS_URL, PLATFORM_URL, databaseUrl);
+      vi.restoreAllMocks();
+      expect(code, error.message).toBe(EXIT.unavailable);
+      expect(writes).toEqual([
+        `ledgersync: PostgreSQL at db.internal:6543 is unavailable (${error.message}); what was done before it went away is kept. Run the command again once the database is back.\n`,
+      ]);
+    }
   });
 
   it('README "Exit codes": any other error exits 1 with its scrubbed message, no stack', () => {

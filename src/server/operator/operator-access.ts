@@ -6,7 +6,8 @@ import { sameSecret } from '../../secrets.ts';
 export const OPERATOR_COOKIE = 'ledgersync_operator';
 
 /**
- * open: loopback only and no OPERATOR_TOKEN, the pages need nothing. token: a request must carry
+ * open: loopback only and no OPERATOR_TOKEN, the pages need nothing but a request whose Host
+ * names loopback (requireOperator). token: a request must carry
  * the token (Authorization: Bearer, or the cookie). closed: beyond loopback without a token,
  * nothing is served (config refuses this; the server fails closed anyway).
  */
@@ -27,6 +28,16 @@ const LOOPBACK = new Set(['localhost', '::1', '[::1]', '::ffff:127.0.0.1']);
 export function isLoopback(host: string | undefined): boolean {
   if (!host) return false;
   return LOOPBACK.has(host) || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * True when a request's Host header names a loopback address (127.x.y.z, localhost, [::1]), with
+ * or without a port. Open mode answers only these: a DNS-rebinding page reaches a loopback server
+ * under its own name (evil.example resolving to 127.0.0.1), and that name is in the Host header.
+ */
+export function hostHeaderIsLoopback(header: string | undefined): boolean {
+  const match = /^(\[::1\]|[^:[\]]+)(?::\d{1,5})?$/.exec(header ?? '');
+  return match ? isLoopback(match[1]!.toLowerCase()) : false;
 }
 
 export function cookieOf(request: FastifyRequest, name: string): string | undefined {
@@ -100,9 +111,22 @@ function crossSiteWrite(request: FastifyRequest): boolean {
   }
 }
 
-/** onRequest hook for every operator route: 401 without the token, 403 for a cross-site write. */
+const MISDIRECTED =
+  'Misdirected request: without OPERATOR_TOKEN the operator pages answer only at a loopback address (127.0.0.1, localhost, [::1]).\n';
+
+/**
+ * onRequest hook for every operator route: 421 in open mode when the Host is not loopback, 401
+ * without the token, 403 for a cross-site write. Token mode ignores the Host: the token guards it.
+ */
 export function requireOperator(access: OperatorAccess, signInPage: (next: string) => string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (access.mode === 'open' && !hostHeaderIsLoopback(request.headers.host)) {
+      return reply
+        .code(421)
+        .header('cache-control', 'no-store')
+        .type('text/plain; charset=utf-8')
+        .send(MISDIRECTED);
+    }
     const credential = access.credentialOf(request);
     if (credential === 'cookie' && crossSiteWrite(request)) {
       return reply.code(403).send({ error: 'cross-site request refused' });

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { type Job, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_NAMES } from '../../../../jobs/payloads.ts';
@@ -18,6 +19,8 @@ const TOKEN = 'op-token-dashboard-tests-0123456789';
 const QUEUE = QUEUE_NAMES.objectSync;
 let queues: Queues;
 let server: RunningServer;
+/** The same queues without OPERATOR_TOKEN on loopback (open mode). */
+let openServer: RunningServer;
 const jobs: { failed: Job[]; completed: Job; delayed: Job } = {} as never;
 
 beforeAll(async () => {
@@ -62,9 +65,22 @@ beforeAll(async () => {
     },
     { host: '127.0.0.1', port: 0 },
   );
+  openServer = await startServer(
+    {
+      sql: db.sql,
+      redis: redis.connect(),
+      queues,
+      connectionId: 'conn-dashboard',
+      log: silentLogger,
+      secrets: async () => ['whsec_dashboard_tests'],
+      operator: {},
+    },
+    { host: '127.0.0.1', port: 0 },
+  );
 }, 60_000);
 
 afterAll(async () => {
+  await openServer?.close();
   await server?.close();
   await queues?.close();
 });
@@ -78,6 +94,22 @@ const api = (method: string, path: string, body?: unknown) =>
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+
+/** A request with the Host header a browser sends for `host` (fetch cannot set it). */
+function withHost(method: string, path: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(`${openServer.url}${path}`, { method, headers: { host } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
 
 const counts = () => queues.objectSync.getJobCounts('failed', 'completed', 'delayed', 'waiting');
 
@@ -126,6 +158,39 @@ describe('queue dashboard actions', () => {
     expect(await queues.objectSync.isPaused()).toBe(false);
     expect(await queues.objectSync.getGlobalConcurrency()).toBeNull();
     expect((await queues.objectSync.getJob(jobs.delayed.id!))?.data).toEqual({ n: 4 });
+  });
+
+  it('open mode: a page naming another host (DNS rebinding) reads nothing and retries nothing', async () => {
+    const before = await counts();
+    expect(before).toMatchObject({ failed: 2 });
+    const host = 'evil.example:8080';
+    const refused: [string, string][] = [
+      ['GET', '/status'],
+      ['GET', '/status.json'],
+      ['GET', '/admin/queues/api/queues'],
+      ['GET', `/admin/queues/api/queues/${QUEUE}/${jobs.failed[0]!.id}`],
+      ['PUT', `/admin/queues/api/queues/${QUEUE}/${jobs.failed[0]!.id}/retry`],
+      ['PUT', `/admin/queues/api/queues/${QUEUE}/retry/failed`],
+    ];
+    for (const [method, path] of refused) {
+      const response = await withHost(method, path, host);
+      expect(response.status, `${method} ${path}`).toBe(421);
+      expect(response.body, path).toMatch(/^Misdirected request: /);
+      expect(response.body, path).not.toContain(QUEUE);
+      expect(response.body, path).not.toContain('the ERP did not answer');
+    }
+    expect(await counts()).toEqual(before);
+    expect(await queues.objectSync.getJobState(jobs.failed[0]!.id!)).toBe('failed');
+  });
+
+  it('open mode: 127.0.0.1, localhost and [::1], with the port, are served', async () => {
+    const port = new URL(openServer.url).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+      const api = await withHost('GET', '/admin/queues/api/queues', host);
+      expect(api.status, host).toBe(200);
+      expect(api.body, host).toContain(QUEUE);
+      expect((await withHost('GET', '/status.json', host)).status, host).toBe(200);
+    }
   });
 
   it('a failed job can be retried, one or all', async () => {

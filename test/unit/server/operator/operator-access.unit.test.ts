@@ -5,6 +5,7 @@ import { silentLogger } from '../../../../src/log.ts';
 import { createMetrics } from '../../../../src/metrics/metrics.ts';
 import { safeNext } from '../../../../src/server/operator/login-route.ts';
 import {
+  hostHeaderIsLoopback,
   isLoopback,
   OPERATOR_COOKIE,
   operatorAccess,
@@ -87,6 +88,14 @@ describe('operator routes with OPERATOR_TOKEN', () => {
     expect(wrong.body).toContain('That is not the operator token.');
   });
 
+  it('any Host is served with the token: the token, not the name, guards this mode', async () => {
+    const host = 'ledgersync.example.com:8443';
+    expect((await get(guarded, '/metrics', { host })).statusCode).toBe(401);
+    expect((await get(guarded, '/metrics', { host, authorization: `Bearer ${TOKEN}` })).statusCode).toBe(200);
+    const api = await get(guarded, '/admin/queues/api/queues', { host, authorization: `Bearer ${TOKEN}` });
+    expect(api.statusCode).toBe(200);
+  });
+
   it('health checks and the webhook route stay open', async () => {
     expect((await get(guarded, '/healthz')).statusCode).toBe(200);
     const challenge = await guarded.inject({
@@ -108,6 +117,58 @@ describe('operator routes without a token', () => {
     expect(login.headers['set-cookie']).toBeUndefined();
   });
 
+  it('a request naming another host (DNS rebinding) gets 421 and no operator data', async () => {
+    for (const url of ['/status', '/status.json', '/metrics', '/admin/queues', '/admin/queues/api/queues']) {
+      for (const host of [
+        'evil.example:8080',
+        'evil.example',
+        '127.0.0.1.evil.example',
+        'localhost.evil:80',
+      ]) {
+        const response = await get(openLoopback, url, { host });
+        expect(response.statusCode, `${host} ${url}`).toBe(421);
+        expect(response.headers['content-type'], url).toContain('text/plain');
+        expect(response.body, url).toMatch(/^Misdirected request: /);
+        expect(response.body, url).not.toContain('conn-1');
+        expect(response.body, url).not.toContain('ledgersync_');
+      }
+    }
+    const retry = await openLoopback.inject({
+      method: 'PUT',
+      url: '/admin/queues/api/queues/object-sync/retry/failed',
+      headers: { host: 'evil.example:8080' },
+    });
+    expect(retry.statusCode).toBe(421);
+  });
+
+  it('a request naming a loopback address, with or without a port, is served', async () => {
+    for (const host of [
+      '127.0.0.1:8080',
+      '127.0.0.1',
+      '127.4.5.6:80',
+      'localhost:8080',
+      'LocalHost',
+      '[::1]:8080',
+      '[::1]',
+    ]) {
+      expect((await get(openLoopback, '/metrics', { host })).statusCode, host).toBe(200);
+      expect((await get(openLoopback, '/admin/queues/api/queues', { host })).statusCode, host).toBe(200);
+    }
+  });
+
+  it('health checks and the webhook route answer whatever the Host', async () => {
+    expect((await get(openLoopback, '/healthz', { host: 'worker.internal:8080' })).statusCode).toBe(200);
+    expect((await get(openLoopback, '/readyz', { host: 'worker.internal:8080' })).statusCode).toBe(200);
+    const challenge = await openLoopback.inject({
+      method: 'POST',
+      url: '/webhooks',
+      headers: { 'content-type': 'application/json', host: 'hooks.example.com' },
+      payload: JSON.stringify({ challenge: 'c-2' }),
+    });
+    expect(challenge.statusCode).toBe(200);
+    expect(challenge.json()).toEqual({ status: 'challenge received' });
+  });
+
   it('where the listening address is unknown or beyond loopback, nothing is served', async () => {
     expect((await get(unknownHost)).statusCode).toBe(401);
     expect(
@@ -127,6 +188,37 @@ describe('helpers', () => {
     for (const host of ['0.0.0.0', '::', '10.0.0.5', '', undefined, '127.0.0.1.evil']) {
       expect(isLoopback(host), String(host)).toBe(false);
     }
+  });
+
+  it('hostHeaderIsLoopback: 127.x.y.z, localhost and [::1], each with an optional port', () => {
+    for (const host of [
+      '127.0.0.1',
+      '127.0.0.1:8080',
+      '127.9.9.9:1',
+      'localhost',
+      'localhost:3000',
+      'LOCALHOST:80',
+      '[::1]',
+      '[::1]:8080',
+    ])
+      expect(hostHeaderIsLoopback(host), host).toBe(true);
+    for (const host of [
+      'evil.example',
+      'evil.example:8080',
+      '127.0.0.1.evil.example',
+      'localhost.evil.example:80',
+      'evil.localhost.example',
+      '[::2]:8080',
+      '[::1].evil:80',
+      '::1',
+      'localhost:80:80',
+      'localhost:',
+      '10.0.0.5:8080',
+      '0.0.0.0:8080',
+      '',
+      undefined,
+    ])
+      expect(hostHeaderIsLoopback(host), String(host)).toBe(false);
   });
 
   it('safeNext only sends the browser to this server operator pages', () => {
