@@ -86,6 +86,10 @@ describe('the start and the end of a bulk run', () => {
     // batch fell due before it was full, nothing was frozen, and the count began again); adding
     // after an await lost them (the batch fell due late).
     // (The second batch is the early post near the end: see the test above.)
-    expect(writtenAtPost[0]).toBeLessThan(5000 + 1000);
+    // What is counted at the post also includes the pages that finished while the 5,000 rows
+    // were frozen, which grows with the machine's load: 6,300 in a full suite run on 2 cores,
+    // 6,483-6,600 at load average 7-8. The fault this guards against (the count beginning again
+    // after a batch fell due before it was full) posts the first batch thousands later.
+    expect(writtenAtPost[0]).toBeLessThan(5000 + 2000);
   }, 120_000);
 });
