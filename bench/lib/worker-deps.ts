@@ -5,6 +5,7 @@ import { createPlatformClient, type PlatformClient } from '../../src/platform/cl
 import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
 import { syncPlatformFrom } from '../../src/sync/objects/platform-adapter.ts';
 import type { SyncPlatform } from '../../src/sync/objects/platform-port.ts';
+import { OutboxIdempotencyRecords } from '../../src/sync/outbox/idempotency-records.ts';
 import { timedErp, timedPlatform, timedSql } from './instrument.ts';
 import { Meter } from './meter.ts';
 import type { WorkerConfig } from './worker-config.ts';
@@ -43,6 +44,8 @@ export function workerDeps(config: WorkerConfig): WorkerDeps {
     scopes: BENCH_SCOPES,
     redis: config.redisUrl,
     keyPrefix: config.redisPrefix,
+    // As the product keeps them (src/app/app-context.ts): with the outbox, in PostgreSQL.
+    idempotency: new OutboxIdempotencyRecords(sql, config.apiUrl),
     ...(config.limiter ? { limiter: config.limiter } : {}),
     log,
   });
