@@ -3,6 +3,7 @@ import { DEFAULT_ROLES, type DefaultRole } from '../core/roles.ts';
 import type { Currency } from '../types.ts';
 import type { HledgerClient, HlPosting, HlTransaction } from './client.ts';
 import { decodeId, minorOf } from './codes.ts';
+import type { WrittenTransactions } from './written.ts';
 
 /**
  * What the adapter reads from a journal through hledger-web, in one pass over `/accountnames`
@@ -135,8 +136,12 @@ function readPosted(t: HlTransaction, books: HledgerBooks, payments: HlTransacti
   if (kind === 'bill_payment') payments.push(t);
 }
 
-export async function loadBooks(client: HledgerClient): Promise<HledgerBooks> {
-  const [names, transactions] = await Promise.all([client.accountNames(), client.transactions()]);
+/** The journal as hledger-web shows it, completed with what this process wrote and it does not show yet. */
+export async function loadBooks(client: HledgerClient, written?: WrittenTransactions): Promise<HledgerBooks> {
+  const [shownNames, shownTransactions] = await Promise.all([client.accountNames(), client.transactions()]);
+  const { names, transactions } = written
+    ? written.complete(shownNames, shownTransactions)
+    : { names: shownNames, transactions: shownTransactions };
   const books: HledgerBooks = {
     accounts: new Map(),
     currency: null,

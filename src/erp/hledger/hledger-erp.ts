@@ -9,6 +9,7 @@ import { HledgerClient, type HledgerConnection } from './client.ts';
 import { faultInfo } from './faults.ts';
 import { type PostManyDeps, postMany } from './post-many.ts';
 import { leafName, validRate, vendorAccounts } from './posting-chart.ts';
+import { WrittenTransactions } from './written.ts';
 
 export interface HledgerErpOptions extends HledgerConnection {
   /** hledger-web's public address for bill deep links; unset, bills carry none (docs/platform.md F42). */
@@ -34,13 +35,13 @@ export class HledgerErp implements ErpAdapter {
     // public base (F42): hledger-web's journal filtered to the bill's code.
     const deepLink = (kind: ObjectKind, code: string) =>
       kind === 'bill' && base ? `${base}/journal?q=${encodeURIComponent(`code:${code}`)}` : undefined;
-    this.deps = { client: this.client, locks: new KeyLocks(), written: new Map(), deepLink };
+    this.deps = { client: this.client, locks: new KeyLocks(), written: new WrittenTransactions(), deepLink };
   }
 
   /** The journal as read now; a failing read throws an ErpError with its category. */
   private async books(what: string): Promise<HledgerBooks> {
     try {
-      return await loadBooks(this.client);
+      return await loadBooks(this.client, this.deps.written);
     } catch (error) {
       throw new ErpError(faultInfo(error, what, 'read', what), { cause: error });
     }

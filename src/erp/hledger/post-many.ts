@@ -11,6 +11,7 @@ import { objectCode } from './codes.ts';
 import { writeFaultInfo } from './faults.ts';
 import { hledgerChart } from './posting-chart.ts';
 import { plainText, toTransaction } from './transaction.ts';
+import type { WrittenTransactions } from './written.ts';
 
 /**
  * The path behind every hledger write: validate each item and collapse repeated ids
@@ -23,8 +24,8 @@ import { plainText, toTransaction } from './transaction.ts';
 export interface PostManyDeps {
   client: HledgerClient;
   locks: KeyLocks;
-  /** Codes this process wrote, with their references: replayed even before hledger-web shows them. */
-  written: Map<string, string>;
+  /** What this process wrote and hledger-web may not show yet: replayed, and read as held. */
+  written: WrittenTransactions;
   deepLink: (kind: ObjectKind, code: string) => string | undefined;
 }
 
@@ -47,7 +48,7 @@ async function add(deps: PostManyDeps, input: ErpWrite, code: string, t: NewTran
   } catch (error) {
     return failure(input, writeFaultInfo(error, input.kind, input.objectId));
   }
-  deps.written.set(code, reference);
+  deps.written.add(code, reference, t);
   return success(deps, input, reference, false);
 }
 
@@ -87,7 +88,7 @@ async function writePosting(deps: PostManyDeps, input: PostingInput, chart: Post
 }
 
 function referenceOf(books: HledgerBooks, deps: PostManyDeps, code: string): string | undefined {
-  return deps.written.get(code) ?? books.posted.get(code)?.reference;
+  return books.posted.get(code)?.reference ?? deps.written.reference(code);
 }
 
 async function writePhase(deps: PostManyDeps, phase: Indexed[], out: WriteResult[]): Promise<void> {
@@ -98,7 +99,7 @@ async function writePhase(deps: PostManyDeps, phase: Indexed[], out: WriteResult
   await deps.locks.withKeys(keys, async () => {
     let books: HledgerBooks;
     try {
-      books = await loadBooks(deps.client);
+      books = await loadBooks(deps.client, deps.written);
     } catch (error) {
       for (const { index, input } of phase)
         out[index] = failure(input, writeFaultInfo(error, input.kind, input.objectId));
