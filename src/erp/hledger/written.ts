@@ -34,7 +34,9 @@ export function asListed(t: NewTransaction): HlTransaction {
     ttags: tagsOfComment(t.comment),
     tpostings: t.postings.map((p) => ({
       paccount: p.account,
-      pamount: [{ acommodity: p.commodity, aquantity: { decimalMantissa: p.mantissa, decimalPlaces: p.places } }],
+      pamount: [
+        { acommodity: p.commodity, aquantity: { decimalMantissa: p.mantissa, decimalPlaces: p.places } },
+      ],
       ptags: tagsOfComment(p.comment),
     })),
   };
@@ -60,7 +62,10 @@ export class WrittenTransactions {
    * A read completed with what is written but not shown: the transactions appended, their
    * accounts added to the names. What the read shows is forgotten here.
    */
-  complete(names: string[], transactions: HlTransaction[]): { names: string[]; transactions: HlTransaction[] } {
+  complete(
+    names: string[],
+    transactions: HlTransaction[],
+  ): { names: string[]; transactions: HlTransaction[] } {
     if (this.byCode.size === 0) return { names, transactions };
     const shown = new Set(transactions.map((t) => t.tcode));
     const missing: HlTransaction[] = [];
