@@ -2,7 +2,12 @@ import type { Sql } from 'postgres';
 import type { Logger } from '../../log.ts';
 import type { SyncType } from '../../platform/schemas/syncs.ts';
 import { ackBatch, noteBatchFailure } from '../outbox/ack-batch.ts';
-import { whileBatchFrozen } from '../outbox/batch-lock.ts';
+import {
+  DEFAULT_LEASE_TIMING,
+  type LeaseTiming,
+  sendUnderLease,
+  type WhenLeased,
+} from '../outbox/batch-lease.ts';
 import { type FrozenBatch, freezeBatch, RESULT_BATCH_MAX } from '../outbox/freeze-batch.ts';
 import { frozenBatches } from '../outbox/frozen-batches.ts';
 import { countUnbatchedOutcomes } from '../sync-ledger/batches.ts';
@@ -20,9 +25,16 @@ export interface ReportContext {
   platform: SyncPlatform;
   connectionId: string;
   log: Logger;
+  /** Lease length and waits of result batches (batch-lease.ts); tests shorten them. */
+  lease?: Partial<LeaseTiming>;
 }
 
-async function send(context: ReportContext, batch: FrozenBatch, counts: ReportCounts): Promise<void> {
+async function send(
+  context: ReportContext,
+  batch: FrozenBatch,
+  owner: string,
+  counts: ReportCounts,
+): Promise<void> {
   try {
     const outcome = await context.platform.postSyncs(batch.body);
     const response = outcome.kind === 'acknowledged' ? outcome.response : null;
@@ -38,20 +50,34 @@ async function send(context: ReportContext, batch: FrozenBatch, counts: ReportCo
       );
     }
   } catch (error) {
-    await noteBatchFailure(context.sql, batch.id, error instanceof Error ? error.message : String(error));
+    await noteBatchFailure(
+      context.sql,
+      batch.id,
+      error instanceof Error ? error.message : String(error),
+      owner,
+    );
     throw error;
   }
 }
 
 /**
- * Sends a frozen batch unless it was acknowledged meanwhile (whileBatchFrozen). Two processes may
- * list the same frozen batch: posting it twice changes nothing on the platform (one idempotency
- * key, F15) but spends a request of the rate budget (benchmark 1c: 8 of 19 result posts were
- * such repeats). The second sender waits rather than skips, which keeps the order of sync types
- * (G23).
+ * Sends a frozen batch under a lease on its row (batch-lease.ts) unless it was acknowledged
+ * meanwhile. Two processes may list the same frozen batch: posting it twice changes nothing on
+ * the platform (one idempotency key, F15) but spends a request of the rate budget (benchmark 1c:
+ * 8 of 19 result posts were such repeats), so the second sender waits for the holder rather than
+ * posting too, which also keeps the order of sync types (G23). No transaction or lock is held
+ * across the post: a sender that stops mid-send holds the batch up for one lease, and no one else.
  */
-async function sendOnce(context: ReportContext, batch: FrozenBatch, counts: ReportCounts): Promise<void> {
-  await whileBatchFrozen(context.sql, batch.id, () => send(context, batch, counts));
+async function sendOnce(
+  context: ReportContext,
+  batch: FrozenBatch,
+  whenLeased: WhenLeased,
+  counts: ReportCounts,
+): Promise<'sent' | 'acknowledged' | 'skipped'> {
+  const timing = { ...DEFAULT_LEASE_TIMING, ...context.lease };
+  return sendUnderLease(context.sql, batch.id, { timing, whenLeased }, (owner) =>
+    send(context, batch, owner, counts),
+  );
 }
 
 /**
@@ -67,19 +93,29 @@ export async function sendFrozen(
     syncRequestId?: string;
     /** Only batches of no sync-button request. */
     withoutRequests?: boolean;
+    /**
+     * A batch another sender holds: waited for (the default), or left to its holder (a
+     * sync-button press: see freezeAndSend).
+     */
+    whenLeased?: WhenLeased;
   } = {},
 ): Promise<ReportCounts> {
   const counts: ReportCounts = { batches: 0, items: 0, rejected: 0 };
   const pending = await frozenBatches(context.sql, context.connectionId, filter);
   const wanted = filter.syncTypes ? new Set<string>(filter.syncTypes) : null;
+  const rank = (b: FrozenBatch) => SYNC_TYPE_ORDER.indexOf(b.syncType as SyncType);
   const ordered = pending
     .filter((b) => !wanted || wanted.has(b.syncType))
-    .sort(
-      (a, b) =>
-        SYNC_TYPE_ORDER.indexOf(a.syncType as SyncType) - SYNC_TYPE_ORDER.indexOf(b.syncType as SyncType) ||
-        Number(a.id) - Number(b.id),
-    );
-  for (const batch of ordered) await sendOnce(context, batch, counts);
+    .sort((a, b) => rank(a) - rank(b) || Number(a.id) - Number(b.id));
+  // G23: a later sync type is never sent while an earlier type's batch is unacknowledged. A failed
+  // send throws and ends the loop; a batch left to its holder ends the sending of later types too
+  // (they stay frozen for the next run), while more batches of its own type still go.
+  let skippedRank: number | null = null;
+  for (const batch of ordered) {
+    if (skippedRank !== null && rank(batch) > skippedRank) break;
+    const outcome = await sendOnce(context, batch, filter.whenLeased ?? 'wait', counts);
+    if (outcome === 'skipped') skippedRank ??= rank(batch);
+  }
   return counts;
 }
 
@@ -127,10 +163,16 @@ export async function freezeAndSend(
     }
   }
   // A bulk run leaves a press's batches to the press (its run posts them in the priority lane; a
-  // bulk run holding one's lock while it waits for a bulk permit would hold the press's answer
+  // bulk run holding one's lease while it waits for a bulk permit would hold the press's answer
   // up). Batches a crash left are sent when a run starts (sendFrozen with no filter).
+  // A press skips a batch another sender holds instead of waiting for it: the holder is sending
+  // it, and a press must not wait behind a stopped sender (a GC pause, a frozen VM) for a whole
+  // lease. If that holder did stop, its lease lapses long before the press's watchdog looks
+  // (RESULT_BATCH_LEASE_MS), and the watchdog or the next run takes the batch over.
   return sendFrozen(context, {
     syncTypes,
-    ...(options.syncRequestId ? { syncRequestId: options.syncRequestId } : { withoutRequests: true }),
+    ...(options.syncRequestId
+      ? { syncRequestId: options.syncRequestId, whenLeased: 'skip' as const }
+      : { withoutRequests: true }),
   });
 }

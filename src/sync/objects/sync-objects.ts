@@ -149,8 +149,11 @@ async function runSync(
   const report = { sql: deps.sql, platform: deps.platform, connectionId: deps.connectionId, log: deps.log };
   const button = options.syncRequestId ? { syncRequestId: options.syncRequestId } : {};
   const joining = Boolean(options.joinRunId);
-  // Batches an earlier run froze but could not send go first, exactly as frozen (F15).
-  if (!joining) addReport(summary.reported, await sendFrozen(report, { syncTypes: spec.syncTypes }));
+  // Batches an earlier run froze but could not send go first, exactly as frozen (F15). A press
+  // leaves a batch another sender holds to it rather than wait (report-results.ts freezeAndSend).
+  const whenLeased = options.syncRequestId ? ('skip' as const) : ('wait' as const);
+  if (!joining)
+    addReport(summary.reported, await sendFrozen(report, { syncTypes: spec.syncTypes, whenLeased }));
   const shared = await sharedReading(deps, kind, options);
 
   let sending: Promise<void> = Promise.resolve();

@@ -6,7 +6,9 @@ import { markBatchReported, reportAppliedAsSent, reportItemResults } from '../sy
  * is the platform's answer, or null when the platform said the key was already applied and the
  * first answer was lost (docs/platform.md F15). Each row keeps what the platform did with it: the
  * per-item result when the answer has one, otherwise "applied as sent" (F33). Acknowledging twice
- * changes nothing.
+ * changes nothing: a sender whose lease lapsed while its post was on its way (batch-lease.ts)
+ * finds the batch acknowledged by the one that took it over, or the other way round. The lease
+ * goes with the acknowledgement, whoever held it.
  */
 export async function ackBatch(
   sql: Sql,
@@ -17,7 +19,7 @@ export async function ackBatch(
     const updated = await tx`
       update result_batches
       set state = 'ACKED', sync_id = ${ack.syncId}, response = ${ack.response === null ? null : tx.json(ack.response as never)},
-          acked_at = now(), last_error = null
+          acked_at = now(), last_error = null, lease_owner = null, lease_until = null
       where id = ${batchId} and state = 'FROZEN'`;
     if (updated.count === 0) return false;
     const results = resultsOf(ack.response);
@@ -43,7 +45,21 @@ function resultsOf(response: unknown): { id: string; status: string; reason?: st
   );
 }
 
-/** Notes why a send failed (it stays FROZEN and is resent as is). */
-export async function noteBatchFailure(sql: Sql, batchId: string, message: string): Promise<void> {
-  await sql`update result_batches set attempts = attempts + 1, last_error = ${message} where id = ${batchId} and state = 'FROZEN'`;
+/**
+ * Notes why a send failed (it stays FROZEN and is resent as is) and releases `owner`'s lease, so
+ * a sender waiting for the batch takes it at once. A lease `owner` no longer holds (it lapsed and
+ * another sender took the batch over) is left alone.
+ */
+export async function noteBatchFailure(
+  sql: Sql,
+  batchId: string,
+  message: string,
+  owner: string,
+): Promise<void> {
+  await sql`
+    update result_batches
+       set attempts = attempts + 1, last_error = ${message},
+           lease_until = case when lease_owner = ${owner} then null else lease_until end,
+           lease_owner = case when lease_owner = ${owner} then null else lease_owner end
+     where id = ${batchId} and state = 'FROZEN'`;
 }

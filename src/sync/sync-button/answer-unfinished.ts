@@ -37,7 +37,9 @@ export type WatchdogResult =
 /**
  * Batches other runs froze for these rows and have not sent yet go out as frozen (F15 makes a
  * second send of the same batch a replay). Best effort: the request's own results are already
- * posted, and a batch that cannot be sent now stays frozen for its own run.
+ * posted, and a batch that cannot be sent now stays frozen for its own run. A batch another
+ * sender holds is left to it, not waited for (the deadline is near): it is on its way, and a
+ * holder that stopped before the press lost its lease long ago (RESULT_BATCH_LEASE_MS).
  */
 async function sendOthersFrozen(
   report: Parameters<typeof sendFrozen>[0],
@@ -45,7 +47,7 @@ async function sendOthersFrozen(
   into: ReportCounts,
 ): Promise<void> {
   try {
-    const more = await sendFrozen(report, { syncTypes: [syncType] });
+    const more = await sendFrozen(report, { syncTypes: [syncType], whenLeased: 'skip' });
     into.batches += more.batches;
     into.items += more.items;
     into.rejected += more.rejected;
