@@ -101,14 +101,16 @@ export async function enqueueCoalescedSync(
 
 /**
  * A sync-button press (docs/platform.md G28): the run on its own queue, and the watchdog due
- * `watchdogLeadMs` before the deadline on another, so neither waits behind the other.
+ * `watchdogLeadMs` before the deadline on another, so neither waits behind the other. `now` is
+ * the database's time the deadline was set against (src/server/webhooks/accept-event.ts): the
+ * delay is the deadline minus that, so this process's clock, which may be off, does not enter it.
  */
 export async function enqueueSyncButton(
   queues: Queues,
   payload: SyncButtonPayload,
-  options: { watchdogLeadMs: number; now?: number },
+  options: { watchdogLeadMs: number; now: number },
 ): Promise<void> {
-  const now = options.now ?? Date.now();
+  const { now } = options;
   await queues.syncButton.add('sync button', payload, { jobId: syncButtonJobId(payload.syncRequestId) });
   await queues.syncWatchdog.add('sync-button watchdog', payload, {
     jobId: watchdogJobId(payload.syncRequestId),

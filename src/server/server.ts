@@ -16,7 +16,8 @@ export interface ServerDeps
   answerWithinMs?: number;
   maxEventAgeMs?: number;
   watchdogLeadMs?: number;
-  now?: () => number;
+  /** When an event reached us; unset: the database's clock (accept-event.ts). */
+  now?: () => number | Promise<number>;
   /** The operator surface (status page, metrics, queue dashboard); none without it. */
   operator?: OperatorOptions;
 }
@@ -85,7 +86,7 @@ export function buildServer(deps: ServerDeps, host?: string): FastifyInstance {
       answerWithinMs: deps.answerWithinMs ?? SERVER_DEFAULTS.answerWithinMs,
       maxEventAgeMs: deps.maxEventAgeMs ?? SERVER_DEFAULTS.maxEventAgeMs,
       watchdogLeadMs: deps.watchdogLeadMs ?? DEFAULT_WATCHDOG_LEAD_MS,
-      now: deps.now ?? Date.now,
+      ...(deps.now ? { now: deps.now } : {}),
     }),
   );
   if (deps.operator) {

@@ -1,4 +1,4 @@
-import { ageOf, untilOf } from '../../sync/status/format-status.ts';
+import { ageOf, clockOf, spanOf, untilOf } from '../../sync/status/format-status.ts';
 import type { Health, HealthState, WorkerSeen } from '../../sync/status/health.ts';
 import { html, type SafeHtml } from './html.ts';
 
@@ -21,7 +21,8 @@ function workerLine(w: WorkerSeen, now: Date): SafeHtml {
     w.schedules ? 'schedules' : null,
     w.server ? 'server' : null,
   ].filter(Boolean);
-  return html`<li><code>${w.host}:${w.pid}</code> ${parts.join(', ') || 'nothing'} · heartbeat ${ageOf(w.beatAt, now.getTime())} ago · up since ${timeWithAge(w.startedAt, now)}</li>`;
+  const clock = clockOf(w);
+  return html`<li><code>${w.host}:${w.pid}</code> ${parts.join(', ') || 'nothing'} · heartbeat ${spanOf(w.ageSeconds)} ago${clock ? ` · ${clock}` : ''} · up since ${timeWithAge(w.startedAt, now)}</li>`;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 import type { Queues } from '../../../jobs/queues.ts';
 import type { Logger } from '../../log.ts';
 import type { WebhookEvent } from '../../platform/schemas/webhooks.ts';
+import { databaseTime } from '../../sync/sync-button/attribute-rows.ts';
 import { closeSyncRequest, getSyncRequest, recordSyncRequest } from '../../sync/sync-button/requests.ts';
 import { deadlineOf } from '../../sync/sync-button/window.ts';
 import { actionFor, type EventAction } from './event-actions.ts';
@@ -23,7 +24,12 @@ export interface AcceptDeps {
   maxEventAgeMs: number;
   /** The sync-button watchdog runs this long before the deadline. */
   watchdogLeadMs: number;
-  now: () => number;
+  /**
+   * When the event reached us. Unset (production): the database's clock, the one every time of a
+   * press is compared with (its read windows, its deadline, the attribution of its rows); this
+   * process's clock may be off (a worker 90 s behind let half its presses' rows expire). Tests set it.
+   */
+  now?: () => number | Promise<number>;
   /** An enqueue that takes longer fails the delivery (5xx, F21 redelivers); default 2 s. */
   enqueueWithinMs?: number;
 }
@@ -52,7 +58,7 @@ export async function acceptEvent(deps: AcceptDeps, event: WebhookEvent): Promis
   const action = actionFor(event);
   if (action.kind === 'invalid') return { status: 'invalid', reason: action.reason };
   if (action.kind === 'ignore') return { status: 'ignored', reason: action.reason };
-  const receivedAt = deps.now();
+  const receivedAt = deps.now ? await deps.now() : (await databaseTime(deps.sql)).getTime();
   const created = Date.parse(event.created_at);
   if (receivedAt - created > deps.maxEventAgeMs) return { status: 'ignored', reason: 'event too old' };
   if ((await recordEvent(deps.sql, event)) === 'done') return { status: 'duplicate' };

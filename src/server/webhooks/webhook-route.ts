@@ -189,9 +189,10 @@ function withinDeadline(work: Promise<Answer>, ms: number, log: Logger): Promise
 
 export function webhookRoute(deps: WebhookRouteDeps) {
   let lastPurge = 0;
+  // An hour of this process's own time between purges: nothing here is compared with another clock.
   const purgeHourly = (sql: Sql) => {
-    if (deps.now() - lastPurge < 3_600_000) return;
-    lastPurge = deps.now();
+    if (Date.now() - lastPurge < 3_600_000) return;
+    lastPurge = Date.now();
     void purgeWebhookState(sql).catch((error) => deps.log.warn({ err: error }, 'webhook state purge failed'));
   };
   return async (app: FastifyInstance) => {

@@ -1,4 +1,4 @@
-import type { Health } from './health.ts';
+import { type Health, skewWords, type WorkerSeen } from './health.ts';
 import type { StatusReport } from './status-report.ts';
 
 function table(header: string[], rows: string[][]): string {
@@ -37,6 +37,16 @@ const STATE_WORD: Record<Health['state'], string> = {
   problem: 'PROBLEM',
 };
 
+/**
+ * A worker's clock against Redis's: "clock in step", or "clock 90 s behind Redis" (a beat from an
+ * older version carries no stamp: nothing is said).
+ */
+export function clockOf(worker: WorkerSeen): string | null {
+  const skew = worker.clockSkewSeconds;
+  if (skew === null || skew === undefined) return null;
+  return Math.abs(skew) < 1 ? 'clock in step' : `clock ${skewWords(skew)} Redis`;
+}
+
 /** The health banner, the workers, each kind's last good and next scheduled run, the queues. */
 export function formatHealth(health: Health, now = Date.now()): string {
   const [headline, ...rest] = health.findings;
@@ -45,8 +55,10 @@ export function formatHealth(health: Health, now = Date.now()): string {
     const parts = [w.queues.length ? 'jobs' : '', w.schedules ? 'schedules' : '', w.server ? 'server' : '']
       .filter(Boolean)
       .join(', ');
+    // The heartbeat's age is Redis's (health.ts): the worker's own beatAt follows its clock.
+    const clock = clockOf(w);
     lines.push(
-      `  worker ${w.host}:${w.pid} (${parts || 'nothing'}), heartbeat ${ageOf(w.beatAt, now)} ago, up since ${w.startedAt}`,
+      `  worker ${w.host}:${w.pid} (${parts || 'nothing'}), heartbeat ${spanOf(w.ageSeconds)} ago${clock ? `, ${clock}` : ''}, up since ${w.startedAt}`,
     );
   }
   const timing = table(

@@ -1,10 +1,12 @@
 import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { Sql } from 'postgres';
 import { classifyRedisError, redisCause } from '../../infra/redis-connection.ts';
 import { countStalled, type QueueDepth, readQueueDepth } from '../../metrics/queue-snapshot.ts';
 import { OBJECT_KINDS } from '../objects/kinds.ts';
+import { spanOf } from './format-status.ts';
 import { nextScheduledRuns } from './next-runs.ts';
-import { type Heartbeat, readHeartbeats } from './worker-heartbeat.ts';
+import { type HeardBeat, type Heartbeat, readHeartbeats } from './worker-heartbeat.ts';
 
 /**
  * Where the health of the worker is read: its queues, and through their connection the
@@ -17,9 +19,18 @@ export interface HealthSources {
 }
 
 export interface WorkerSeen extends Heartbeat {
-  /** Seconds since its last heartbeat. */
+  /** Seconds since its last heartbeat, by Redis's clock. */
   ageSeconds: number;
+  /**
+   * Its own clock minus Redis's, in seconds (negative: behind); null when its beat carries no
+   * stamp. Sync-button deadlines never use it (they use the database's clock), but its delayed
+   * jobs and log times do.
+   */
+  clockSkewSeconds: number | null;
 }
+
+/** A worker clock further than this from Redis's is a finding (a host whose time sync is off). */
+export const CLOCK_SKEW_WARN_SECONDS = 5;
 
 export type QueueHealth = QueueDepth & {
   /** Active jobs whose lock lapsed: the worker running them is gone. */
@@ -69,12 +80,14 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
 
 async function readRedisSide(
   sources: HealthSources,
-  now: number,
-): Promise<{ heartbeats: Heartbeat[]; queues: QueueHealth[] }> {
+): Promise<{ heartbeats: HeardBeat[]; queues: QueueHealth[] }> {
   const [first] = sources.queues;
-  const heartbeats = first
-    ? await readHeartbeats(await first.getBackend().client, first.opts.prefix ?? 'bull', now)
-    : [];
+  // The backend's client is the queues' ioredis connection behind BullMQ's proxy, which passes
+  // commands it does not wrap (TIME) through to it.
+  const client = first
+    ? ((await first.getBackend().client) as unknown as Pick<Redis, 'hgetall' | 'time'>)
+    : null;
+  const heartbeats = first && client ? await readHeartbeats(client, first.opts.prefix ?? 'bull') : [];
   const queues = await Promise.all(
     sources.queues.map(async (queue) => ({
       ...(await readQueueDepth(queue)),
@@ -108,6 +121,25 @@ function failedRunLine(kind: string, run: { status: string; outcome: string }): 
   return run.outcome.startsWith('failed') ? `${kind}: the last run ${run.outcome}.` : null;
 }
 
+/**
+ * "90 s behind", "12 min ahead of": which way a worker's clock is off, and by how much (in seconds
+ * up to 10 minutes, the figure an operator compares with `date` on that host).
+ */
+export function skewWords(skewSeconds: number): string {
+  const off = Math.abs(Math.round(skewSeconds));
+  return `${off < 600 ? `${off} s` : spanOf(off)} ${skewSeconds < 0 ? 'behind' : 'ahead of'}`;
+}
+
+/** A worker whose clock is off by more than CLOCK_SKEW_WARN_SECONDS, in words an operator acts on. */
+function skewLine(worker: WorkerSeen): string | null {
+  const skew = worker.clockSkewSeconds;
+  if (skew === null || Math.abs(skew) <= CLOCK_SKEW_WARN_SECONDS) return null;
+  return (
+    `Worker ${worker.host}:${worker.pid}'s clock is ${skewWords(skew)} Redis's: sync-button deadlines ` +
+    `use the database's clock, but fix the time sync (NTP) on that host: its delayed jobs and log times follow its own clock.`
+  );
+}
+
 export interface JudgeInput {
   workers: WorkerSeen[];
   queues: QueueHealth[] | null;
@@ -137,6 +169,10 @@ export function judgeHealth(input: JudgeInput): { state: HealthState; findings: 
   }
   if (!input.redisError && input.workers.length > 0 && scheduling.length === 0) {
     attention.push('No worker runs the schedules (--no-schedules): syncs run only when triggered.');
+  }
+  for (const worker of input.workers) {
+    const line = skewLine(worker);
+    if (line) attention.push(line);
   }
   if (failed > 0) {
     attention.push(`${plural(failed, 'failed job')} kept for a week: see the queue dashboard.`);
@@ -169,16 +205,18 @@ export async function readHealth(
   latest: LatestRun[],
   now = Date.now(),
 ): Promise<Health> {
-  let redisSide: { heartbeats: Heartbeat[]; queues: QueueHealth[] } | null = null;
+  let redisSide: { heartbeats: HeardBeat[]; queues: QueueHealth[] } | null = null;
   let redisError: string | null = null;
   try {
-    redisSide = await within(readRedisSide(sources, now), sources.timeoutMs ?? 3_000);
+    redisSide = await within(readRedisSide(sources), sources.timeoutMs ?? 3_000);
   } catch (error) {
     redisError = classifyRedisError(error) === 'other' ? String((error as Error).message) : redisCause(error);
   }
-  const workers = (redisSide?.heartbeats ?? []).map((beat) => ({
+  const workers: WorkerSeen[] = (redisSide?.heartbeats ?? []).map(({ ageMs, clockSkewMs, ...beat }) => ({
     ...beat,
-    ageSeconds: Math.max(0, seconds(now - Date.parse(beat.beatAt))),
+    ageSeconds: seconds(ageMs),
+    // || 0: a skew that rounds to nothing is 0, not -0.
+    clockSkewSeconds: clockSkewMs === null ? null : seconds(clockSkewMs) || 0,
   }));
   const queues = redisSide?.queues ?? null;
   const schedules = workers.find((w) => w.schedules !== null)?.schedules ?? null;

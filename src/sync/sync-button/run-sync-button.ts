@@ -6,7 +6,7 @@ import type { ReadPage, SyncPlatform } from '../objects/platform-port.ts';
 import { type ObjectSyncSummary, syncObjects } from '../objects/sync-objects.ts';
 import { adoptKnownOutcomes, releaseLeftovers } from '../sync-ledger/outcomes.ts';
 import { keepItems, withReadPages } from './adopting-platform.ts';
-import { ownedRows, rowsOfEndedRuns } from './attribute-rows.ts';
+import { databaseTime, ownedRows, rowsOfEndedRuns } from './attribute-rows.ts';
 import { syncButtonEnabled } from './button-flag.ts';
 import { observeRequested } from './observe-requested.ts';
 import { answerSyncRequest, closeSyncRequest, getSyncRequest, recordSyncRequest } from './requests.ts';
@@ -18,7 +18,8 @@ export interface SyncButtonDeps {
   platform: Pick<PlatformClient, 'connection'>;
   syncPlatform: SyncPlatform;
   log: Logger;
-  now?: () => number;
+  /** The clock deadlines are checked on: the database's unless a test sets one (accept-event.ts). */
+  now?: () => number | Promise<number>;
   onProgress?: (progress: ObjectSyncSummary) => void;
 }
 
@@ -57,10 +58,10 @@ export async function runSyncButton(
   deps: SyncButtonDeps,
   request: SyncButtonRequest,
 ): Promise<SyncButtonOutcome> {
-  const now = deps.now ?? Date.now;
+  const now = deps.now ?? (async () => (await databaseTime(deps.sql)).getTime());
   const spec = BUTTON_OBJECTS[request.objectType];
   const log = deps.log.child({ syncRequestId: request.syncRequestId, objectType: request.objectType });
-  await recordSyncRequest(deps.sql, { ...request, requestedAt: new Date(now()) });
+  await recordSyncRequest(deps.sql, { ...request, requestedAt: new Date(await now()) });
   const row = await getSyncRequest(deps.sql, request.syncRequestId);
   if (row && row.state !== 'OPEN') return { outcome: 'skipped: request closed', state: row.state };
   if (!(await syncButtonEnabled(deps.platform, request.connectionId, request.objectType))) {
@@ -68,7 +69,7 @@ export async function runSyncButton(
     log.info(`sync-button event ignored: the connection's ${spec.flag} setting is off`);
     return { outcome: 'ignored: sync button disabled' };
   }
-  if (now() >= request.deadline.getTime()) {
+  if ((await now()) >= request.deadline.getTime()) {
     await closeSyncRequest(deps.sql, request.syncRequestId, 'EXPIRED');
     await releaseLeftovers(deps.sql, request.connectionId, request.syncRequestId);
     log.warn('sync-button request reached its deadline before it could run');

@@ -5,8 +5,13 @@ import { createQueues, type Queues } from '../../../../jobs/queues.ts';
 import { silentLogger } from '../../../../src/log.ts';
 import { createMetrics } from '../../../../src/metrics/metrics.ts';
 import { countStalled } from '../../../../src/metrics/queue-snapshot.ts';
+import { formatStatus } from '../../../../src/sync/status/format-status.ts';
 import { statusReport } from '../../../../src/sync/status/status-report.ts';
-import { readHeartbeats, startHeartbeat } from '../../../../src/sync/status/worker-heartbeat.ts';
+import {
+  HEARTBEAT_STALE_MS,
+  readHeartbeats,
+  startHeartbeat,
+} from '../../../../src/sync/status/worker-heartbeat.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 import { useTestRedis } from '../../../support/redis.ts';
 import { waitFor } from '../../support.ts';
@@ -210,5 +215,48 @@ describe('heartbeats, last good and next scheduled runs', () => {
     const after = await statusReport(db.sql, CONNECTION, { queues: queues.all() });
     expect(after.health.workers).toEqual([]);
     expect(after.health.kinds.every((k) => k.nextScheduledRun === null)).toBe(true);
+  });
+});
+
+describe('worker clocks and the workers counted', () => {
+  it('a worker whose clock is 90 s behind is up, its skew is shown and is a finding; two workers with the same host and pid are two', async () => {
+    const parts = { queues: ['object-sync', 'sync-button'], schedules: null, server: false };
+    // Two processes in one host name and pid (pid 1 in two containers), one of them 90 s behind.
+    const inStep = startHeartbeat(redis.connect(), redis.prefix, parts, silentLogger);
+    const behind = startHeartbeat(
+      redis.connect(),
+      redis.prefix,
+      parts,
+      silentLogger,
+      () => Date.now() - 90_000,
+    );
+    try {
+      const beats = await waitFor(async () => {
+        const seen = await readHeartbeats(admin, redis.prefix);
+        return seen.length === 2 ? seen : null;
+      });
+      const skews = beats
+        .map((b) => Math.round((b.clockSkewMs ?? Number.NaN) / 1000) || 0)
+        .sort((a, b) => a - b);
+      expect(skews).toEqual([-90, 0]);
+      expect(beats.every((b) => b.ageMs < HEARTBEAT_STALE_MS)).toBe(true);
+
+      const report = await statusReport(db.sql, 'conn-clocks', { queues: queues.all() });
+      expect(report.health.workers.map((w) => [w.pid, w.clockSkewSeconds])).toEqual(
+        expect.arrayContaining([
+          [process.pid, -90],
+          [process.pid, 0],
+        ]),
+      );
+      expect(report.health.findings).toContain(
+        `Worker ${report.health.workers[0]!.host}:${process.pid}'s clock is 90 s behind Redis's: sync-button deadlines use the database's clock, but fix the time sync (NTP) on that host: its delayed jobs and log times follow its own clock.`,
+      );
+      const text = formatStatus(report);
+      expect(text.match(/^ {2}worker .*, heartbeat \d+ s ago, /gm)).toHaveLength(2);
+      expect(text).toContain('clock 90 s behind Redis');
+    } finally {
+      await inStep.stop();
+      await behind.stop();
+    }
   });
 });

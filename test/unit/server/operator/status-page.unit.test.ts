@@ -34,6 +34,7 @@ const HEALTHY: Health = {
       schedules: null,
       server: true,
       ageSeconds: 2,
+      clockSkewSeconds: 0,
     },
   ],
   queues: [{ queue: 'object-sync', waiting: 1, active: 0, delayed: 2, failed: 0, stalled: 0 }],

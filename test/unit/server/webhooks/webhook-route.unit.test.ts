@@ -26,6 +26,8 @@ function server(overrides: Partial<ServerDeps> = {}) {
     log: silentLogger,
     secrets: async () => [SECRET],
     maxBodyBytes: 1024,
+    // No database here to read the receive time from: this process's clock stands in.
+    now: Date.now,
     ...overrides,
   });
 }

@@ -1,8 +1,13 @@
 import cron from 'node-cron';
 import { describe, expect, it } from 'vitest';
 import { niceMax } from '../../../../src/server/operator/status-charts.ts';
-import { ageOf, spanOf, untilOf } from '../../../../src/sync/status/format-status.ts';
-import { type JudgeInput, judgeHealth, type WorkerSeen } from '../../../../src/sync/status/health.ts';
+import { ageOf, clockOf, formatHealth, spanOf, untilOf } from '../../../../src/sync/status/format-status.ts';
+import {
+  CLOCK_SKEW_WARN_SECONDS,
+  type JudgeInput,
+  judgeHealth,
+  type WorkerSeen,
+} from '../../../../src/sync/status/health.ts';
 import { nextRun, nextScheduledRuns } from '../../../../src/sync/status/next-runs.ts';
 
 const worker = (over: Partial<WorkerSeen> = {}): WorkerSeen => ({
@@ -20,6 +25,7 @@ const worker = (over: Partial<WorkerSeen> = {}): WorkerSeen => ({
   },
   server: true,
   ageSeconds: 2,
+  clockSkewSeconds: 0,
   ...over,
 });
 
@@ -102,6 +108,54 @@ describe('the health banner', () => {
     expect(both.state).toBe('problem');
     expect(both.findings).toHaveLength(2);
     expect(both.findings[0]).toMatch(/^No worker is running/);
+  });
+});
+
+describe('worker clocks', () => {
+  const skewed = (clockSkewSeconds: number | null) =>
+    worker({ host: 'worker-b', pid: 7, beatAt: '2025-03-04T10:58:28.000Z', clockSkewSeconds });
+
+  it('a worker clock 90 s behind Redis is a finding that names the worker and says what to fix', () => {
+    const judged = judgeHealth(input({ workers: [worker(), skewed(-90)] }));
+    expect(judged).toEqual({
+      state: 'attention',
+      findings: [
+        "Worker worker-b:7's clock is 90 s behind Redis's: sync-button deadlines use the database's clock, but fix the time sync (NTP) on that host: its delayed jobs and log times follow its own clock.",
+      ],
+    });
+    expect(judgeHealth(input({ workers: [skewed(720)] })).findings[0]).toMatch(
+      /^Worker worker-b:7's clock is 12 min ahead of Redis's: /,
+    );
+  });
+
+  it(`a clock within ${CLOCK_SKEW_WARN_SECONDS} s, or not known (a beat from an older version), is no finding`, () => {
+    for (const skew of [CLOCK_SKEW_WARN_SECONDS, -CLOCK_SKEW_WARN_SECONDS, 0, null]) {
+      expect(judgeHealth(input({ workers: [worker(), skewed(skew)] }))).toEqual({
+        state: 'ok',
+        findings: ['2 workers up (heartbeat 2 s ago); no failed or stalled jobs.'],
+      });
+    }
+  });
+
+  it("each worker's line says how far its clock is from Redis's; the heartbeat age is Redis's", () => {
+    const health = {
+      ...judgeHealth(input({ workers: [worker(), skewed(-90)] })),
+      workers: [worker(), skewed(-90)],
+      queues: [queue()],
+      redisError: null,
+      failedJobs: 0,
+      stalledJobs: 0,
+      kinds: [],
+    };
+    const text = formatHealth(health, Date.parse('2025-03-04T11:00:00Z'));
+    expect(text).toContain(
+      'worker h:1 (jobs, schedules, server), heartbeat 2 s ago, clock in step, up since',
+    );
+    // Its own beatAt is 92 s before the reader's clock; Redis heard it 2 s ago.
+    expect(text).toContain(
+      'worker worker-b:7 (jobs, schedules, server), heartbeat 2 s ago, clock 90 s behind Redis, up since',
+    );
+    expect(clockOf(skewed(null))).toBeNull();
   });
 });
 
