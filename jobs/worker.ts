@@ -7,6 +7,7 @@ import { finishedJobFields } from './finished-job.ts';
 import { type RunningJoiner, startJoining } from './join-runs.ts';
 import { QUEUE_NAMES } from './payloads.ts';
 import { bullConnection, type QueueConnection, type QueueKey, type Queues, WORKER_TUNING } from './queues.ts';
+import { startPressRecovery } from './recover-presses.ts';
 import { runCoaMirrorJob, runObjectSyncJob } from './run-sync-jobs.ts';
 import { processSyncButton } from './sync-button.ts';
 import { processSyncWatchdog } from './watchdog.ts';
@@ -27,6 +28,11 @@ export interface WorkerSettings {
   joinRuns?: boolean;
   /** Told when a job attempt ends (metrics); must not throw or block. */
   observe?: (event: JobAttemptEvent) => void;
+  /**
+   * Sync-button presses whose jobs Redis lost are enqueued again, at start and every `everyMs`
+   * (jobs/recover-presses.ts); `watchdogLeadMs` is the webhook receiver's (default 30 s).
+   */
+  recoverPresses?: { everyMs?: number; watchdogLeadMs?: number };
 }
 
 /** One finished job attempt: a failed one may still be retried. */
@@ -210,9 +216,20 @@ export function startWorkers(app: AppContext, settings: WorkerSettings): Running
     running.set(worker, jobs);
     return worker;
   });
+  const recovery = startPressRecovery(
+    {
+      sql: app.sql,
+      queues: settings.queues,
+      log: app.log,
+      redisDown: () => settings.queues.redis?.isDown ?? false,
+      watchdogLeadMs: settings.recoverPresses?.watchdogLeadMs,
+    },
+    settings.recoverPresses?.everyMs,
+  );
   return {
     workers,
     async close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS) {
+      await recovery.stop();
       await joiner?.stop();
       const context = { app, redisDown: () => watch.isDown };
       await Promise.all(workers.map((w) => closeWorker(w, running.get(w)!, timeoutMs, context)));

@@ -212,3 +212,68 @@ export async function moveOpenRequest(
      where sync_request_id = ${syncRequestId} and connection_id = ${connections.from} and state = 'OPEN'`;
   return moved.count > 0;
 }
+
+/** An OPEN request, with what is left of its window on the database's clock. */
+export interface OpenRequest {
+  syncRequestId: string;
+  connectionId: string;
+  objectType: ButtonObjectType;
+  deadline: Date;
+  leftMs: number;
+}
+
+/**
+ * The requests still OPEN whose deadline has not passed, soonest deadline first. "Passed" is
+ * judged by the database's clock (now()), the one every worker shares, so replicas whose clocks
+ * drift agree on which presses are still open.
+ */
+export async function openRequestsInWindow(sql: Sql, limit = 1_000): Promise<OpenRequest[]> {
+  const rows = await sql<
+    {
+      sync_request_id: string;
+      connection_id: string;
+      object_type: ButtonObjectType;
+      deadline: Date;
+      left_ms: number;
+    }[]
+  >`
+    select sync_request_id, connection_id, object_type, deadline,
+           (extract(epoch from deadline - now()) * 1000)::float8 as left_ms
+    from sync_requests where state = 'OPEN' and deadline > now()
+    order by deadline limit ${limit}`;
+  return rows.map((row) => ({
+    syncRequestId: row.sync_request_id,
+    connectionId: row.connection_id,
+    objectType: row.object_type,
+    deadline: row.deadline,
+    leftMs: Math.max(0, Math.floor(Number(row.left_ms))),
+  }));
+}
+
+/**
+ * OPEN → EXPIRED for requests whose deadline passed more than `graceMs` ago on the database's
+ * clock: nothing answered them in their window, and the platform has failed their rows
+ * (docs/platform.md G29). answered_at stays empty: nothing answered them, and the latency
+ * figures read it. Returns the requests this call closed (a replica closing them at the same
+ * moment gets none of them).
+ */
+export async function expireOverdueRequests(
+  sql: Sql,
+  graceMs: number,
+): Promise<
+  { syncRequestId: string; connectionId: string; objectType: ButtonObjectType; overdueMs: number }[]
+> {
+  const rows = await sql<
+    { sync_request_id: string; connection_id: string; object_type: ButtonObjectType; overdue_ms: number }[]
+  >`
+    update sync_requests set state = 'EXPIRED'
+    where state = 'OPEN' and deadline < now() - make_interval(secs => ${graceMs / 1000})
+    returning sync_request_id, connection_id, object_type,
+              (extract(epoch from now() - deadline) * 1000)::float8 as overdue_ms`;
+  return rows.map((row) => ({
+    syncRequestId: row.sync_request_id,
+    connectionId: row.connection_id,
+    objectType: row.object_type,
+    overdueMs: Math.round(Number(row.overdue_ms)),
+  }));
+}

@@ -28,7 +28,13 @@ export interface ButtonRig {
 export async function startButtonRig(
   world: SyncWorld,
   redis: TestRedis,
-  options: { erp: ErpAdapter; log: Logger; watchdogLeadMs?: number },
+  options: {
+    erp: ErpAdapter;
+    log: Logger;
+    watchdogLeadMs?: number;
+    /** How often the workers look for presses whose jobs Redis lost (jobs/recover-presses.ts). */
+    recoverPressesEveryMs?: number;
+  },
 ): Promise<ButtonRig> {
   const { log } = options;
   const queues = createQueues({ redisUrl: redis.url, prefix: redis.prefix });
@@ -62,7 +68,12 @@ export async function startButtonRig(
     await queues.close();
     throw error;
   }
-  const workers = startWorkers(app, { connection: { redisUrl: redis.url, prefix: redis.prefix }, queues });
+  const workers = startWorkers(app, {
+    connection: { redisUrl: redis.url, prefix: redis.prefix },
+    queues,
+    // A press the workers enqueue again gets the receiver's watchdog lead.
+    recoverPresses: { watchdogLeadMs: options.watchdogLeadMs, everyMs: options.recoverPressesEveryMs },
+  });
   return {
     queues,
     server: server!,
