@@ -28,7 +28,7 @@ export interface ButtonRig {
 export async function startButtonRig(
   world: SyncWorld,
   redis: TestRedis,
-  options: { erp: ErpAdapter; log: Logger; watchdogLeadMs?: number },
+  options: { erp: ErpAdapter; log: Logger; watchdogLeadMs?: number; syncWindowMs?: number },
 ): Promise<ButtonRig> {
   const { log } = options;
   const queues = createQueues({ redisUrl: redis.url, prefix: redis.prefix });
@@ -45,6 +45,7 @@ export async function startButtonRig(
         log,
         secrets: webhookSecrets(world.db.sql),
         watchdogLeadMs: options.watchdogLeadMs,
+        syncWindowMs: options.syncWindowMs,
       },
       { host: '127.0.0.1', port: 0 },
     );
