@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { ObjectKindName } from '../src/sync/objects/kinds.ts';
+import { leadBounds } from '../src/sync/sync-button/watchdog-lead.ts';
 import { SYNC_WINDOW_MS } from '../src/sync/sync-button/window.ts';
 import { coalesceId, scheduledJobId, syncButtonJobId, watchdogJobId } from './job-ids.ts';
 import type { CoaMirrorPayload, SyncButtonPayload, SyncObjectsPayload, Trigger } from './payloads.ts';
@@ -100,21 +101,30 @@ export async function enqueueCoalescedSync(
 }
 
 /**
- * A sync-button press (docs/platform.md G28): the run on its own queue, and the watchdog due
- * `watchdogLeadMs` before the deadline on another, so neither waits behind the other. `now` is
- * the database's time the deadline was set against (src/server/webhooks/accept-event.ts): the
- * delay is the deadline minus that, so this process's clock, which may be off, does not enter it.
+ * A sync-button press (docs/platform.md G28): the run on its own queue, and the watchdog on
+ * another, so neither waits behind the other. The watchdog is due `watchdogLeadMs` before the
+ * deadline when that is fixed (it is then carried in its payload); otherwise it first wakes at
+ * the earliest start its bounds allow and sets its start from the latency seen by then
+ * (jobs/watchdog.ts). `windowMs` is the press's window (the platform's 5 minutes unless a stub
+ * was set to another). `now` is the database's time the deadline was set against
+ * (src/server/webhooks/accept-event.ts), so this process's clock, which may be off, does not
+ * enter the delay.
  */
 export async function enqueueSyncButton(
   queues: Queues,
   payload: SyncButtonPayload,
-  options: { watchdogLeadMs: number; now: number },
+  options: { watchdogLeadMs?: number | undefined; windowMs?: number; now: number },
 ): Promise<void> {
   const { now } = options;
-  await queues.syncButton.add('sync button', payload, { jobId: syncButtonJobId(payload.syncRequestId) });
-  await queues.syncWatchdog.add('sync-button watchdog', payload, {
+  const windowMs = options.windowMs ?? SYNC_WINDOW_MS;
+  const { watchdogLeadMs: _fixed, ...press } = payload;
+  await queues.syncButton.add('sync button', press, { jobId: syncButtonJobId(payload.syncRequestId) });
+  const fixed = options.watchdogLeadMs;
+  const watchdog = fixed === undefined ? press : { ...press, watchdogLeadMs: fixed };
+  const leadMs = fixed ?? leadBounds(windowMs).maxLeadMs;
+  await queues.syncWatchdog.add('sync-button watchdog', watchdog, {
     jobId: watchdogJobId(payload.syncRequestId),
-    delay: watchdogDelay(Date.parse(payload.deadline), now, options.watchdogLeadMs),
+    delay: watchdogDelay(Date.parse(payload.deadline), now, leadMs, windowMs),
   });
 }
 
@@ -123,8 +133,13 @@ export async function enqueueSyncButton(
  * the window left) also gets half of what is left before the watchdog answers, but never more
  * delay than a press received on time would (so a test's long lead still fires at once).
  */
-export function watchdogDelay(deadline: number, now: number, leadMs: number): number {
+export function watchdogDelay(
+  deadline: number,
+  now: number,
+  leadMs: number,
+  windowMs = SYNC_WINDOW_MS,
+): number {
   const left = deadline - now;
-  const onTime = SYNC_WINDOW_MS - leadMs;
+  const onTime = windowMs - leadMs;
   return Math.max(0, Math.round(Math.max(left - leadMs, Math.min(left / 2, onTime))));
 }

@@ -19,6 +19,11 @@ export const SyncButtonPayload = z.strictObject({
   syncRequestId: z.string().min(1),
   /** When the platform's 5-minute window closes (docs/platform.md G29), ISO 8601. */
   deadline: z.iso.datetime(),
+  /**
+   * The watchdog's lead when the receiver was configured with a fixed one; absent, the watchdog
+   * sets its start from the platform latency seen (src/sync/sync-button/watchdog-lead.ts).
+   */
+  watchdogLeadMs: z.number().int().nonnegative().optional(),
 });
 export type SyncButtonPayload = z.infer<typeof SyncButtonPayload>;
 

@@ -6,12 +6,13 @@ import {
   type OpenRequest,
   openRequestsInWindow,
 } from '../src/sync/sync-button/requests.ts';
+import { leadBounds } from '../src/sync/sync-button/watchdog-lead.ts';
+import { SYNC_WINDOW_MS } from '../src/sync/sync-button/window.ts';
 import { releaseLeftovers } from '../src/sync/sync-ledger/outcomes.ts';
 import { watchdogDelay } from './enqueue.ts';
 import { syncButtonJobId, watchdogJobId } from './job-ids.ts';
 import type { SyncButtonPayload } from './payloads.ts';
 import type { Queues } from './queues.ts';
-import { DEFAULT_WATCHDOG_LEAD_MS } from './watchdog.ts';
 
 /** Every worker looks for lost presses this often, and once when it starts. */
 export const RECOVER_PRESSES_EVERY_MS = 15_000;
@@ -20,8 +21,8 @@ export interface RecoverPressesDeps {
   sql: Sql;
   queues: Pick<Queues, 'syncButton' | 'syncWatchdog'>;
   log: Logger;
-  /** The watchdog answers this long before the deadline (jobs/watchdog.ts). */
-  watchdogLeadMs?: number;
+  /** A fixed watchdog lead (tests); unset, the watchdog sets its start from the latency seen (jobs/watchdog.ts). */
+  watchdogLeadMs?: number | undefined;
 }
 
 export interface RecoveredPresses {
@@ -65,14 +66,17 @@ async function recoverPress(deps: RecoverPressesDeps, press: OpenRequest): Promi
     syncButton.getJobState(runId),
     syncWatchdog.getJobState(watchdogId),
   ]);
-  const watchdogLeadMs = deps.watchdogLeadMs ?? DEFAULT_WATCHDOG_LEAD_MS;
+  const fixed = deps.watchdogLeadMs;
+  // Unless a lead is fixed, the watchdog starts at least the shortest lead before the deadline,
+  // and first wakes at the longest to look at the latency seen (jobs/enqueue.ts, watchdog-lead.ts).
+  const bounds = leadBounds(SYNC_WINDOW_MS);
   const plan = planRecovery({
     leftMs: press.leftMs,
-    watchdogLeadMs,
+    watchdogLeadMs: fixed ?? bounds.minLeadMs,
     run,
     watchdog,
     // The delay is what a press with this much left gets (jobs/enqueue.ts), on the database's clock.
-    watchdogDelay: (leftMs) => watchdogDelay(leftMs, 0, watchdogLeadMs),
+    watchdogDelay: (leftMs) => watchdogDelay(leftMs, 0, fixed ?? bounds.maxLeadMs),
   });
   if (!plan) return false;
   const payload: SyncButtonPayload = {
@@ -83,7 +87,8 @@ async function recoverPress(deps: RecoverPressesDeps, press: OpenRequest): Promi
   };
   if (plan.run) await syncButton.add('sync button', payload, { jobId: runId });
   if (plan.watchdogDelayMs !== null) {
-    await syncWatchdog.add('sync-button watchdog', payload, {
+    const watchdogPayload = fixed === undefined ? payload : { ...payload, watchdogLeadMs: fixed };
+    await syncWatchdog.add('sync-button watchdog', watchdogPayload, {
       jobId: watchdogId,
       delay: plan.watchdogDelayMs,
     });

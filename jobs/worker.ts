@@ -95,7 +95,7 @@ function processorFor(
         }
       };
     case 'syncWatchdog':
-      return async (job: Job) => processSyncWatchdog(await follow(job), app);
+      return async (job: Job, token?: string) => processSyncWatchdog(await follow(job), app, token);
     case 'migration':
       return (job: Job) => processMigration(job, app);
   }

@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { DEFAULT_WATCHDOG_LEAD_MS } from '../../jobs/watchdog.ts';
 import { healthRoutes } from './health-routes.ts';
 import { operatorAccess } from './operator/operator-access.ts';
 import { type OperatorOptions, operatorRoutes } from './operator/operator-routes.ts';
@@ -85,7 +84,6 @@ export function buildServer(deps: ServerDeps, host?: string): FastifyInstance {
       maxBodyBytes: deps.maxBodyBytes ?? SERVER_DEFAULTS.maxBodyBytes,
       answerWithinMs: deps.answerWithinMs ?? SERVER_DEFAULTS.answerWithinMs,
       maxEventAgeMs: deps.maxEventAgeMs ?? SERVER_DEFAULTS.maxEventAgeMs,
-      watchdogLeadMs: deps.watchdogLeadMs ?? DEFAULT_WATCHDOG_LEAD_MS,
       ...(deps.now ? { now: deps.now } : {}),
     }),
   );

@@ -10,7 +10,7 @@ import type { Logger } from '../../log.ts';
 import type { WebhookEvent } from '../../platform/schemas/webhooks.ts';
 import { databaseTime } from '../../sync/sync-button/attribute-rows.ts';
 import { closeSyncRequest, getSyncRequest, recordSyncRequest } from '../../sync/sync-button/requests.ts';
-import { deadlineOf } from '../../sync/sync-button/window.ts';
+import { deadlineOf, SYNC_WINDOW_MS } from '../../sync/sync-button/window.ts';
 import { actionFor, type EventAction } from './event-actions.ts';
 import { markEventEnqueued, recordEvent } from './webhook-store.ts';
 
@@ -22,8 +22,10 @@ export interface AcceptDeps {
   log: Logger;
   /** Events older than this are not acted on (a replay of a captured delivery, or a very late retry). */
   maxEventAgeMs: number;
-  /** The sync-button watchdog runs this long before the deadline. */
-  watchdogLeadMs: number;
+  /** The sync-button watchdog runs this long before the deadline; unset: from the latency seen. */
+  watchdogLeadMs?: number | undefined;
+  /** The sync-button window (docs/platform.md G29: 5 minutes); shorter only against a stub set so. */
+  syncWindowMs?: number | undefined;
   /**
    * When the event reached us. Unset (production): the database's clock, the one every time of a
    * press is compared with (its read windows, its deadline, the attribution of its rows); this
@@ -87,7 +89,8 @@ async function acceptSyncButton(
   receivedAt: number,
   enqueueWithinMs: number,
 ): Promise<Acceptance> {
-  const deadline = deadlineOf(event.created_at, receivedAt);
+  const windowMs = deps.syncWindowMs ?? SYNC_WINDOW_MS;
+  const deadline = deadlineOf(event.created_at, receivedAt, windowMs);
   const request = {
     syncRequestId: action.syncRequestId,
     connectionId: deps.connectionId,
@@ -113,7 +116,7 @@ async function acceptSyncButton(
         syncRequestId: action.syncRequestId,
         deadline: recordedDeadline.toISOString(),
       },
-      { watchdogLeadMs: deps.watchdogLeadMs, now: receivedAt },
+      { watchdogLeadMs: deps.watchdogLeadMs, windowMs, now: receivedAt },
     ),
   );
   if (!isNew) return { status: 'accepted', action: describe(action) };

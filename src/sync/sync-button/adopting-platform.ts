@@ -31,25 +31,25 @@ export function keepItems(pages: readonly ReadPage[], keep: ReadonlySet<string>)
 
 async function* replay(
   pages: readonly ReadPage[],
-  onPage: (ids: string[]) => Promise<void>,
+  onPage?: (ids: string[]) => Promise<void>,
 ): AsyncIterable<ReadPage> {
   for (const page of pages) {
-    await onPage(pageObjectIds(page));
+    await onPage?.(pageObjectIds(page));
     yield page;
   }
 }
 
 /**
  * The platform port with the requested rows of `kind` already read: a sync-button run reads
- * every requested row once, up front, to attribute them (observe-requested.ts), then works from
- * its own rows of that read. The hook runs before each page is handed on: the run checks its
- * request is still open and adopts the outcomes other runs already know for the page's rows.
+ * the requested rows page by page to attribute them (observe-requested.ts), then writes its own
+ * rows of each page. The hook, if any, runs before each page is handed on (a run answering
+ * another request's rows adopts the outcomes other runs already know for them).
  */
 export function withReadPages(
   platform: SyncPlatform,
   kind: ObjectKindName,
   pages: readonly ReadPage[],
-  onPage: (ids: string[]) => Promise<void>,
+  onPage?: (ids: string[]) => Promise<void>,
 ): SyncPlatform {
   return {
     ...platform,

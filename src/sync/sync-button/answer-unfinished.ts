@@ -6,8 +6,9 @@ import type { SyncPlatform } from '../objects/platform-port.ts';
 import { freezeAndSend, type ReportCounts, sendFrozen } from '../objects/report-results.ts';
 import { claimRows } from '../sync-ledger/claims.ts';
 import { adoptKnownOutcomes, recordOutcomes, releaseLeftovers } from '../sync-ledger/outcomes.ts';
-import { hasUnansweredRows, ownedRows } from './attribute-rows.ts';
+import { hasUnansweredRows, unansweredOwnRows } from './attribute-rows.ts';
 import { observeRequested } from './observe-requested.ts';
+import { timedPosts } from './platform-latency.ts';
 import { addWatchdogFailures, answerSyncRequest, getSyncRequest } from './requests.ts';
 import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
 
@@ -58,13 +59,20 @@ async function sendOthersFrozen(
 
 /**
  * The sync-button watchdog (docs/platform.md G29; design rule "post a temporary failure ...
- * rather than letting it expire silently"): shortly before the deadline, every row still
- * requested on the platform and attributed to this request (attribute-rows.ts) gets a result
- * with the request's sync_request_id. Rows of other open requests of the kind are left to their
- * own runs and watchdogs, which answer them by their own deadlines. Outcomes already known are
- * posted as they are; the rest are claimed and reported as a transient failure, so the object
- * stays ready and the next sync writes it (the ERP write is idempotent by object id, so a write
- * still in flight elsewhere is not repeated).
+ * rather than letting it expire silently"): before the deadline (watchdog-lead.ts says when),
+ * every row still requested on the platform and attributed to this request (attribute-rows.ts)
+ * gets a result with the request's sync_request_id. Rows of other open requests of the kind are
+ * left to their own runs and watchdogs, which answer them by their own deadlines. Outcomes already
+ * known are posted as they are; the rest are claimed and reported as a transient failure, so the
+ * object stays ready and the next sync writes it (the ERP write is idempotent by object id, so a
+ * write still in flight elsewhere is not repeated).
+ *
+ * What is already known goes first: the rows the reads so far attributed to the request and no
+ * result has answered are answered, in one post, before the watchdog reads anything. Only then
+ * does it read every requested row, to find the rows no read had listed yet (the run's read may
+ * have stopped short), and answers those. At 15 s a page, a read first would have spent the lead
+ * on reads while rows known to be waiting waited with it. The run goes on meanwhile, answering
+ * as it reads; it skips what the watchdog answered and stops once the watchdog closes the request.
  *
  * A request its run already answered is looked at too: a row attributed to it after the run
  * (an earlier press whose event came late), or one whose result the platform rejected, is still
@@ -83,47 +91,64 @@ export async function answerUnfinished(
     return { outcome: 'nothing to do', state };
   }
   const spec = BUTTON_OBJECTS[request.objectType];
-  const observed = await observeRequested(deps, scope, { keepPages: false });
-  const objectIds = await ownedRows(deps.sql, scope, request.syncRequestId);
-  const base = {
-    connectionId: request.connectionId,
-    syncType: spec.syncType,
-    syncRequestId: request.syncRequestId,
-  };
-  const adopted = await adoptKnownOutcomes(deps.sql, { ...base, objectIds });
-  const due = await claimRows(deps.sql, { ...base, objectIds });
-  const failed = await recordOutcomes(
-    deps.sql,
-    request.connectionId,
-    spec.syncType,
-    due.map((objectId) => ({ objectId, ok: false, category: 'transient', message: SYNC_TOO_LONG.message })),
-  );
-  const report = {
-    sql: deps.sql,
-    platform: deps.syncPlatform,
-    connectionId: request.connectionId,
-    log: deps.log,
-  };
-  const reported = await freezeAndSend(report, [spec.syncType], { syncRequestId: request.syncRequestId });
+  const platform = timedPosts(deps.sql, request.connectionId, deps.syncPlatform);
+  const report = { sql: deps.sql, platform, connectionId: request.connectionId, log: deps.log };
+  const answer = (objectIds: string[]) => answerRows(report, request, objectIds);
+  const known = await answer(await unansweredOwnRows(deps.sql, scope, request.syncRequestId));
+  const requested = await observeRequested({ sql: deps.sql, syncPlatform: platform }, scope);
+  // Rows the first post answered are settled by now (acknowledged), so each row is posted once.
+  const found = await answer(await unansweredOwnRows(deps.sql, scope, request.syncRequestId));
+  const reported = addCounts(known.reported, found.reported);
   await sendOthersFrozen(report, spec.syncType, reported);
+  const failed = known.failed + found.failed;
+  const adopted = known.adopted + found.adopted;
+  const own = known.rows + found.rows;
   const log = deps.log.child({ syncRequestId: request.syncRequestId, objectType: request.objectType });
-  if (state === 'OPEN') {
-    const answered = await answerSyncRequest(deps.sql, request.syncRequestId, failed);
-    if (answered) {
-      log.info(
-        { latencyMs: answered.latencyMs, answeredBy: 'watchdog', rows: objectIds.length, failed },
-        'sync-button request answered',
-      );
-    }
+  // The run may have answered the request while the watchdog read: its failures still count.
+  const answered = state === 'OPEN' ? await answerSyncRequest(deps.sql, request.syncRequestId, failed) : null;
+  if (answered) {
+    log.info(
+      { latencyMs: answered.latencyMs, answeredBy: 'watchdog', rows: own, failed },
+      'sync-button request answered',
+    );
   } else {
     await addWatchdogFailures(deps.sql, request.syncRequestId, failed);
   }
   await releaseLeftovers(deps.sql, request.connectionId, request.syncRequestId);
   if (failed > 0 || adopted > 0) {
     log.warn(
-      { failed, adopted, own: objectIds.length, requested: observed.objectIds.length },
+      { failed, adopted, own, requested: requested.length },
       'sync-button rows not finished before the deadline were answered with a temporary failure',
     );
   }
   return { outcome: 'answered', failed, adopted, reported };
+}
+
+function addCounts(a: ReportCounts, b: ReportCounts): ReportCounts {
+  return { batches: a.batches + b.batches, items: a.items + b.items, rejected: a.rejected + b.rejected };
+}
+
+/**
+ * Answers these rows of the request in one post: outcomes already known move to the request, the
+ * rest are claimed and recorded as the temporary failure.
+ */
+async function answerRows(
+  report: Parameters<typeof freezeAndSend>[0],
+  request: WatchdogRequest,
+  objectIds: string[],
+): Promise<{ rows: number; adopted: number; failed: number; reported: ReportCounts }> {
+  const none = { batches: 0, items: 0, rejected: 0 };
+  if (objectIds.length === 0) return { rows: 0, adopted: 0, failed: 0, reported: none };
+  const syncType = BUTTON_OBJECTS[request.objectType].syncType;
+  const base = { connectionId: request.connectionId, syncType, syncRequestId: request.syncRequestId };
+  const adopted = await adoptKnownOutcomes(report.sql, { ...base, objectIds });
+  const due = await claimRows(report.sql, { ...base, objectIds });
+  const failed = await recordOutcomes(
+    report.sql,
+    request.connectionId,
+    syncType,
+    due.map((objectId) => ({ objectId, ok: false, category: 'transient', message: SYNC_TOO_LONG.message })),
+  );
+  const reported = await freezeAndSend(report, [syncType], { syncRequestId: request.syncRequestId });
+  return { rows: objectIds.length, adopted, failed, reported };
 }

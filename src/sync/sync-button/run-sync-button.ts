@@ -3,12 +3,14 @@ import type { ErpAdapter } from '../../erp/adapter.ts';
 import type { Logger } from '../../log.ts';
 import type { PlatformClient } from '../../platform/client.ts';
 import type { ReadPage, SyncPlatform } from '../objects/platform-port.ts';
-import { type ObjectSyncSummary, syncObjects } from '../objects/sync-objects.ts';
+import { prefetch } from '../objects/prefetch.ts';
+import { emptySummary, type ObjectSyncSummary, syncObjects } from '../objects/sync-objects.ts';
 import { adoptKnownOutcomes, releaseLeftovers } from '../sync-ledger/outcomes.ts';
-import { keepItems, withReadPages } from './adopting-platform.ts';
-import { databaseTime, ownedRows, rowsOfEndedRuns } from './attribute-rows.ts';
+import { keepItems, pageObjectIds, withReadPages } from './adopting-platform.ts';
+import { databaseTime, rowsOfEndedRuns, unansweredOwnRows } from './attribute-rows.ts';
 import { syncButtonEnabled } from './button-flag.ts';
-import { observeRequested } from './observe-requested.ts';
+import { readRequested } from './observe-requested.ts';
+import { timedPosts } from './platform-latency.ts';
 import { answerSyncRequest, closeSyncRequest, getSyncRequest, recordSyncRequest } from './requests.ts';
 import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
 
@@ -48,9 +50,10 @@ class RequestClosedError extends Error {
 
 /**
  * docs/platform.md G28: answers one press of the sync button. Reads the requested rows
- * (requested_to_sync=true, F16), keeps those attributed to this request (attribute-rows.ts: the
- * read also lists the rows of other open requests of the kind), writes them to the ERP and posts
- * results with the sync_request_id after every page (several posts per id). Outcomes other runs
+ * (requested_to_sync=true, F16) page by page, keeps those attributed to this request
+ * (attribute-rows.ts: the read also lists the rows of other open requests of the kind), writes
+ * them to the ERP and posts results with the sync_request_id after every page, before the page
+ * after next is read (several posts per id). Outcomes other runs
  * already hold for these rows are adopted first, so none waits for another run's batch. One log
  * line per answered request carries its latency from the press (`latencyMs`).
  */
@@ -96,9 +99,33 @@ export async function runSyncButton(
   return { outcome: 'answered', summary };
 }
 
+function addSummary(into: ObjectSyncSummary, more: ObjectSyncSummary): void {
+  for (const key of [
+    'read',
+    'posted',
+    'failed',
+    'skipped',
+    'unreadable',
+    'nothingToSync',
+    'vendorsCreated',
+  ] as const)
+    into[key] += more[key];
+  into.reported.batches += more.reported.batches;
+  into.reported.items += more.reported.items;
+  into.reported.rejected += more.reported.rejected;
+}
+
 /**
- * The run itself: one read of every requested row, recorded for attribution, then syncObjects
- * over this request's rows of that read, with a check before every page.
+ * The run itself, answering as it reads: each page of the requested rows is attributed as it
+ * arrives (readRequested), and this request's rows of it that are still unanswered are written to
+ * the ERP and posted before the run moves on; the next page is read meanwhile (read-ahead 1). A
+ * run that read every page before answering any let a slow platform spend the whole window on
+ * reads (15 s a page: 1,500 rows answered only after the deadline).
+ *
+ * Which rows of a page are still this request's to answer is asked just before the page is
+ * written, not when it was read: the watchdog may have answered some of them meanwhile (it posts
+ * what it already knows first), and a row answered twice would carry two results. Each page is
+ * one syncObjects call over that page, so its lock, claims and posts are a whole run's.
  */
 async function runRequested(
   deps: SyncButtonDeps,
@@ -109,43 +136,53 @@ async function runRequested(
 > {
   const spec = BUTTON_OBJECTS[request.objectType];
   const scope = { connectionId: request.connectionId, objectType: request.objectType };
-  const observed = await observeRequested(deps, scope, { keepPages: true });
-  const own = new Set(await ownedRows(deps.sql, scope, request.syncRequestId));
-  const pages = keepItems(observed.pages, own);
-  if (own.size < observed.objectIds.length) {
-    log.info(
-      { requested: observed.objectIds.length, own: own.size },
-      'sync-button run answers its own rows; the others belong to other open requests',
-    );
-  }
-  // Before each page: stop once the watchdog has answered the request (its rows carry a temporary
-  // failure and the next sync writes them), else adopt what other runs know of the page's rows.
-  const onPage = async (objectIds: string[]) => {
-    const current = await getSyncRequest(deps.sql, request.syncRequestId);
-    if (current && current.state !== 'OPEN') throw new RequestClosedError(current.state);
-    await adoptKnownOutcomes(deps.sql, { ...request, syncType: spec.syncType, objectIds });
-  };
+  const platform = timedPosts(deps.sql, request.connectionId, deps.syncPlatform);
+  const summary = emptySummary(spec.kind);
+  const started = Date.now();
+  const read: ReadPage[] = [];
+  let requested = 0;
   try {
-    const summary = await syncObjects(
-      {
-        sql: deps.sql,
-        erp: deps.erp,
-        platform: withReadPages(deps.syncPlatform, spec.kind, pages, onPage),
-        connectionId: request.connectionId,
-        log,
-        ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
-      },
-      spec.kind,
-      { syncRequestId: request.syncRequestId, readAhead: 1 },
-    );
-    await answerForEndedRuns(deps, request, observed.pages, log);
-    return summary;
+    for await (const page of prefetch(readRequested({ sql: deps.sql, syncPlatform: platform }, scope), 1)) {
+      read.push(page);
+      const ids = pageObjectIds(page);
+      requested += ids.length;
+      // Stop once the watchdog has answered the request (its rows carry a temporary failure and
+      // the next sync writes them), else adopt what other runs know of the page's rows.
+      const current = await getSyncRequest(deps.sql, request.syncRequestId);
+      if (current && current.state !== 'OPEN') throw new RequestClosedError(current.state);
+      const own = await unansweredOwnRows(deps.sql, scope, request.syncRequestId, ids);
+      if (own.length === 0) continue;
+      await adoptKnownOutcomes(deps.sql, { ...request, syncType: spec.syncType, objectIds: own });
+      const done = await syncObjects(
+        {
+          sql: deps.sql,
+          erp: deps.erp,
+          platform: withReadPages(platform, spec.kind, keepItems([page], new Set(own))),
+          connectionId: request.connectionId,
+          log,
+        },
+        spec.kind,
+        { syncRequestId: request.syncRequestId, readAhead: 1 },
+      );
+      // Another process is running this very request (a job run twice): it answers the rows.
+      if (done.busy) return { ...summary, busy: true, durationMs: Date.now() - started };
+      addSummary(summary, done);
+      deps.onProgress?.({ ...summary, durationMs: Date.now() - started });
+    }
   } catch (error) {
     if (!(error instanceof RequestClosedError)) throw error;
     await releaseLeftovers(deps.sql, request.connectionId, request.syncRequestId);
     log.info('sync-button run stopped: the watchdog answered the request first');
     return { outcome: 'stopped: request closed while running', state: error.state };
   }
+  if (summary.read < requested) {
+    log.info(
+      { requested, own: summary.read },
+      'sync-button run answered its own rows; the others belong to other open requests',
+    );
+  }
+  await answerForEndedRuns({ ...deps, syncPlatform: platform }, request, read, log);
+  return { ...summary, durationMs: Date.now() - started };
 }
 
 /**

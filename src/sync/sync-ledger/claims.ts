@@ -16,7 +16,10 @@ export interface ClaimRequest {
  * - a PENDING row (a crash between claim and outcome) stays due: the ERP call is idempotent by
  *   object id, so repeating it returns the first result instead of writing twice;
  * - a REPORTED failure that is ready again (the customer fixed the coding) goes back to PENDING
- *   for another attempt, at once;
+ *   for another attempt, at once, unless it answered the very sync-button request claiming it
+ *   now: that request is answered for the row (docs/platform.md G28), and its page was read
+ *   before the answer (the watchdog answered while the run was still writing), so a second
+ *   result would answer the row twice;
  * - a REPORTED success the platform accepted goes back to PENDING only when it was reported more
  *   than 10 minutes ago (the platform re-opened it): a page read moments before another run
  *   reported the row is stale, and re-reporting it would only earn a REJECTED "already synced";
@@ -36,9 +39,12 @@ export async function claimRows(sql: Sql, request: ClaimRequest): Promise<string
           sync_request_id = coalesce(excluded.sync_request_id, sync_ledger.sync_request_id),
           updated_at = now()
       where sync_ledger.state = 'PENDING'
-        or (sync_ledger.state = 'REPORTED' and (
-          sync_ledger.outcome = 'failure'
-          or sync_ledger.platform_status is distinct from 'SYNCED'
+        or (sync_ledger.state = 'REPORTED' and sync_ledger.outcome = 'failure' and (
+          excluded.sync_request_id is null
+          or sync_ledger.sync_request_id is distinct from excluded.sync_request_id
+          or sync_ledger.platform_status = 'REJECTED'))
+        or (sync_ledger.state = 'REPORTED' and sync_ledger.outcome is distinct from 'failure' and (
+          sync_ledger.platform_status is distinct from 'SYNCED'
           or sync_ledger.updated_at < now() - interval '10 minutes'))
     returning object_id`;
   return rows.map((r) => r.object_id);

@@ -2,11 +2,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coalesceId, syncButtonJobId, watchdogJobId } from '../../../../jobs/job-ids.ts';
 import { createQueues, type Queues } from '../../../../jobs/queues.ts';
-import { DEFAULT_WATCHDOG_LEAD_MS } from '../../../../jobs/watchdog.ts';
 import { silentLogger } from '../../../../src/log.ts';
 import { type RunningServer, startServer } from '../../../../src/server/server.ts';
 import { ensureSubscription } from '../../../../src/server/webhooks/register-subscription.ts';
 import { webhookSecrets } from '../../../../src/server/webhooks/webhook-secrets.ts';
+import { leadBounds } from '../../../../src/sync/sync-button/watchdog-lead.ts';
+import { SYNC_WINDOW_MS } from '../../../../src/sync/sync-button/window.ts';
 import { useTestRedis } from '../../../support/redis.ts';
 import { useSyncWorld } from '../../../support/sync-world.ts';
 import { deliveriesSettled, postWebhook, sign } from '../../support.ts';
@@ -158,10 +159,16 @@ describe('webhook receiver', () => {
     expect(run?.data).toMatchObject({ syncRequestId: press.sync_request_id, objectType: 'TRANSACTION' });
     const watchdog = await queues.syncWatchdog.getJob(watchdogJobId(press.sync_request_id));
     expect(await watchdog?.getState()).toBe('delayed');
+    // It first wakes at the earliest start its bounds allow, and sets its start from the latency
+    // seen then (jobs/watchdog.ts).
+    const { maxLeadMs, minLeadMs } = leadBounds(SYNC_WINDOW_MS);
     expect(watchdog!.timestamp + watchdog!.delay).toBeGreaterThan(
-      request!.deadline.getTime() - DEFAULT_WATCHDOG_LEAD_MS - 1_000,
+      request!.deadline.getTime() - maxLeadMs - 1_000,
     );
-    expect(watchdog!.timestamp + watchdog!.delay).toBeLessThanOrEqual(request!.deadline.getTime());
+    expect(watchdog!.timestamp + watchdog!.delay).toBeLessThanOrEqual(
+      request!.deadline.getTime() - minLeadMs,
+    );
+    expect(watchdog!.data.watchdogLeadMs).toBeUndefined();
 
     // A replay of the same event (same id, valid signature) changes nothing.
     const hooks = await world.control<{ events: { id: string; object: { sync_request_id?: string } }[] }>(

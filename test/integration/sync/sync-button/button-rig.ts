@@ -32,6 +32,7 @@ export async function startButtonRig(
     erp: ErpAdapter;
     log: Logger;
     watchdogLeadMs?: number;
+    syncWindowMs?: number;
     /** How often the workers look for presses whose jobs Redis lost (jobs/recover-presses.ts). */
     recoverPressesEveryMs?: number;
   },
@@ -51,6 +52,7 @@ export async function startButtonRig(
         log,
         secrets: webhookSecrets(world.db.sql),
         watchdogLeadMs: options.watchdogLeadMs,
+        syncWindowMs: options.syncWindowMs,
       },
       { host: '127.0.0.1', port: 0 },
     );
