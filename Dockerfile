@@ -10,14 +10,21 @@ COPY jobs jobs
 COPY db db
 RUN node scripts/build.mjs
 
-# Run: the compiled JavaScript with production dependencies only. No tsx, no dev tools, and no
-# embedded PostgreSQL (an optional dependency left out here): DATABASE_URL and REDIS_URL are set.
+# Run: the compiled JavaScript with production dependencies only: no dev tools, and no embedded
+# PostgreSQL (an optional dependency left out here), since DATABASE_URL and REDIS_URL are set.
+# tsx is installed but unused (bin/ledgersync.js runs the TypeScript through it in a clone; the
+# image runs dist/). pino-pretty is used: logs to a terminal (`docker compose exec`) go through it.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# `migrate prepare` writes its chart backup to .ledgersync/backups under the working folder (its
+# --backup-dir default). /app stays root's; this folder is the run user's, and a volume, so the
+# backups outlive the container (docker-compose.yml mounts the named volume `backups` here).
+RUN mkdir -p /app/.ledgersync/backups && chown -R node:node /app/.ledgersync
+VOLUME ["/app/.ledgersync/backups"]
 USER node
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.SERVER_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
