@@ -11,7 +11,12 @@ import {
   workerRedisOptions,
 } from '../infra/redis-connection.ts';
 import type { Logger } from '../log.ts';
-import { createPlatformClient, type PlatformClient, type PlatformClientOptions } from '../platform/client.ts';
+import {
+  baseUrlProblem,
+  createPlatformClient,
+  type PlatformClient,
+  type PlatformClientOptions,
+} from '../platform/client.ts';
 import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
 import type { SyncPlatform } from '../sync/objects/platform-port.ts';
 import { OutboxIdempotencyRecords } from '../sync/outbox/idempotency-records.ts';
@@ -46,10 +51,39 @@ export class PlatformNotConfiguredError extends ExpectedFailure {
   }
 }
 
+/**
+ * A PLATFORM_BASE_URL the platform client cannot use (most often the host alone, without
+ * /developer/v1): one line naming the variable, exit 78, before any work.
+ */
+export class PlatformBaseUrlError extends ExpectedFailure {
+  override readonly exitCode = EXIT.config;
+  constructor(baseUrl: string, problem: string) {
+    const suggestion = suggestedBaseUrl(baseUrl);
+    super(
+      `PLATFORM_BASE_URL ${problem}: it is the platform's API base` +
+        (suggestion ? `, for example ${suggestion}.` : ', ending in /developer/v1.'),
+    );
+    this.name = 'PlatformBaseUrlError';
+  }
+}
+
+/** The URL with /developer/v1 added and no credentials, query or fragment, when it parses. */
+function suggestedBaseUrl(baseUrl: string): string | null {
+  try {
+    const url = new URL(baseUrl);
+    const path = url.pathname.replace(/\/+$/, '');
+    return `${url.origin}${path.endsWith('/developer/v1') ? path : `${path}/developer/v1`}`;
+  } catch {
+    return null;
+  }
+}
+
 export function endpointFromConfig(config: Config): PlatformEndpoint {
   if (!config.PLATFORM_BASE_URL || !config.PLATFORM_CLIENT_ID || !config.PLATFORM_CLIENT_SECRET) {
     throw new PlatformNotConfiguredError();
   }
+  const problem = baseUrlProblem(config.PLATFORM_BASE_URL);
+  if (problem) throw new PlatformBaseUrlError(config.PLATFORM_BASE_URL, problem);
   return {
     baseUrl: config.PLATFORM_BASE_URL,
     clientId: config.PLATFORM_CLIENT_ID,

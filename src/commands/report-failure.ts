@@ -1,4 +1,6 @@
 import { databaseUnavailableMessage, isDatabaseUnavailable } from '../app/database.ts';
+import { databaseRefusalMessage } from '../app/database-refusal.ts';
+import { tokenRefusalMessage } from '../app/platform-refusal.ts';
 import { EXIT, ExpectedFailure } from '../exit-codes.ts';
 import { hostOf } from '../infra/platform-reachable.ts';
 import { isRedisFailure, RedisUnavailableError, redisHost } from '../infra/redis-connection.ts';
@@ -38,6 +40,14 @@ export function reportFailure(
   if (error instanceof ExpectedFailure) {
     process.stderr.write(`ledgersync: ${error.message}\n`);
     return error.exitCode;
+  }
+  // Configuration the platform or PostgreSQL refused (README "Exit codes": 78): the variable is
+  // named, its secret never; the error itself goes to the log at debug level.
+  const refused = tokenRefusalMessage(error, platformUrl) ?? databaseRefusalMessage(error, databaseUrl);
+  if (refused) {
+    log.debug({ err: error }, 'configuration refused');
+    process.stderr.write(`ledgersync: ${refused}\n`);
+    return EXIT.config;
   }
   if (error instanceof NetworkError && platformUrl) {
     // The platform stopped answering after the client's retries: what was done is kept.

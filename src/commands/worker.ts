@@ -7,6 +7,7 @@ import { type AppContext, createAppContext, endpointFromConfig } from '../app/ap
 import { resolveConnection } from '../app/connection.ts';
 import { EXIT } from '../exit-codes.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
+import { listenFailure } from '../server/listen-failure.ts';
 import { type RunningServer, startServer } from '../server/server.ts';
 import { ensureSubscription } from '../server/webhooks/register-subscription.ts';
 import { webhookSecrets } from '../server/webhooks/webhook-secrets.ts';
@@ -138,7 +139,11 @@ async function startHttp(
   const secrets = webhookSecrets(app.sql, config.WEBHOOK_SECRET);
   const operator = { token: config.OPERATOR_TOKEN, metrics };
   const deps = { sql: app.sql, redis: app.redis, queues, connectionId, log, secrets, operator };
-  parts.server = await startServer(deps, { host: config.SERVER_HOST, port: config.SERVER_PORT });
+  const listen = { host: config.SERVER_HOST, port: config.SERVER_PORT };
+  // A port in use is a setting to change: one line naming SERVER_PORT (exit 78), not a stack.
+  parts.server = await startServer(deps, listen).catch((error: unknown) => {
+    throw listenFailure(error, listen);
+  });
   // With WEBHOOK_SECRET set, the subscription is managed outside this worker (F20).
   if (config.WEBHOOK_PUBLIC_URL && !config.WEBHOOK_SECRET) {
     parts.stopRegistration = new AbortController();

@@ -139,13 +139,30 @@ function buildClient(options: PlatformClientOptions) {
   };
 }
 
-function checkedBaseUrl(value: string): URL {
-  const url = new URL(value);
+/**
+ * What is wrong with a platform base URL, or null when it is one: the API's version is in its
+ * path (docs/platform.md G32), and requests are resolved under it, so it must end in
+ * /developer/v1 and carry nothing a request would drag along. Also checked on PLATFORM_BASE_URL
+ * before any work (src/app/app-context.ts), to name the variable.
+ */
+export function baseUrlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be a URL';
+  }
   if (!/\/developer\/v1\/?$/.test(url.pathname)) {
-    throw new Error(`platform baseUrl must end in /developer/v1 (got path ${url.pathname})`);
+    return `must end in /developer/v1 (got path ${url.pathname})`;
   }
   if (url.search || url.hash || url.username || url.password) {
-    throw new Error('platform baseUrl must carry no query, fragment or credentials');
+    return 'must carry no query, fragment or credentials';
   }
-  return url;
+  return null;
+}
+
+function checkedBaseUrl(value: string): URL {
+  const problem = baseUrlProblem(value);
+  if (problem) throw new Error(`platform baseUrl ${problem}`);
+  return new URL(value);
 }

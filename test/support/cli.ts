@@ -45,3 +45,17 @@ export function runCli(
     });
   });
 }
+
+/** A stack frame, printed or inside a JSON log line's `stack`: a command's failure shows none. */
+export const STACK_FRAME = /\n\s+at .+:\d+:\d+|\\n\s+at /;
+
+/**
+ * stderr's lines that are not JSON log lines below `minLevel` (pino's 40 = warn, 50 = error): the
+ * lines an operator reads, beside the log (a first run logs its migrations at info).
+ */
+export function terminalLines(stderr: string, minLevel = 40): string[] {
+  return stderr
+    .trim()
+    .split('\n')
+    .filter((line) => !line.startsWith('{') || (JSON.parse(line) as { level: number }).level >= minLevel);
+}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PlatformNotConfiguredError } from '../../src/app/app-context.ts';
+import { PlatformBaseUrlError, PlatformNotConfiguredError } from '../../src/app/app-context.ts';
 import { NoConnectionError } from '../../src/app/connection.ts';
 import { reportFailure } from '../../src/commands/report-failure.ts';
 import { CommandError } from '../../src/commands/runtime.ts';
@@ -11,7 +11,8 @@ import { RedisMissingError } from '../../src/infra/embedded-redis.ts';
 import { PlatformUnreachableError } from '../../src/infra/platform-reachable.ts';
 import { RedisUnavailableError } from '../../src/infra/redis-connection.ts';
 import { silentLogger } from '../../src/log.ts';
-import { NetworkError } from '../../src/platform/errors.ts';
+import { NetworkError, type PlatformError, platformErrorFor } from '../../src/platform/errors.ts';
+import { type ListenFailedError, listenFailure } from '../../src/server/listen-failure.ts';
 
 const REDIS_URL = 'redis://worker:hunter2-redis-pw@127.0.0.1:6390';
 const PLATFORM_URL = 'http://127.0.0.1:4010/developer/v1';
@@ -82,6 +83,23 @@ describe('exit codes (README "Exit codes")', () => {
     {
       name: 'PlatformNotConfiguredError',
       error: () => new PlatformNotConfiguredError(),
+      code: 78,
+      oneLine: true,
+    },
+    {
+      name: 'PlatformBaseUrlError',
+      error: () =>
+        new PlatformBaseUrlError('http://127.0.0.1:4010', 'must end in /developer/v1 (got path /)'),
+      code: 78,
+      oneLine: true,
+    },
+    {
+      name: 'ListenFailedError (SERVER_PORT in use)',
+      error: () =>
+        listenFailure(Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' }), {
+          host: '127.0.0.1',
+          port: 8080,
+        }) as ListenFailedError,
       code: 78,
       oneLine: true,
     },
@@ -208,6 +226,98 @@ describe('exit codes (README "Exit codes")', () => {
         `ledgersync: PostgreSQL at db.internal:6543 is unavailable (${error.message}); what was done before it went away is kept. Run the command again once the database is back.\n`,
       ]);
     }
+  });
+
+  /** What the token call's transport throws for a status (src/platform/http-attempt.ts). */
+  function tokenAnswer(status: number, code: string | null, message: string, path = '/developer/v1/token') {
+    return platformErrorFor({
+      status,
+      code,
+      message,
+      traceId: 't-1',
+      retryable: false,
+      method: 'POST',
+      path,
+    });
+  }
+
+  it('README "Exit codes", docs/platform.md G5: the token call answered 401 exits 78 naming PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET', () => {
+    const out = reported(tokenAnswer(401, 'DEVELOPER_7002', 'invalid client credentials'));
+    expect(out.code).toBe(EXIT.config);
+    expectOneLine(out);
+    expect(out.stderr).toBe(
+      'ledgersync: the platform at 127.0.0.1:4010 refused the client credentials (POST /token answered 401 DEVELOPER_7002 invalid client credentials): check PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET (the secret issued with that id, in the same environment as PLATFORM_BASE_URL).\n',
+    );
+  });
+
+  it('README "Exit codes": an OAuth-style 401 invalid_client (no error_v2 body) is the same refusal', () => {
+    const out = reported(tokenAnswer(401, null, 'HTTP 401: {"error":"invalid_client"}'));
+    expect(out.code).toBe(EXIT.config);
+    expect(out.stderr).toContain('PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET');
+  });
+
+  it('README "Exit codes": a 404 on the token call exits 78 naming PLATFORM_BASE_URL (another service at that host and port)', () => {
+    const out = reported(tokenAnswer(404, 'DEVELOPER_7404', 'no route /developer/v1/token'));
+    expect(out.code).toBe(EXIT.config);
+    expectOneLine(out);
+    expect(out.stderr).toContain(
+      `PLATFORM_BASE_URL (${PLATFORM_URL}) is not the platform's API base: POST /developer/v1/token answered 404.`,
+    );
+  });
+
+  it('README "Exit codes": a 401 on any other call, or another status on the token call, is not a refused configuration', () => {
+    const others: PlatformError[] = [
+      platformErrorFor({
+        status: 401,
+        code: 'DEVELOPER_7028',
+        message: 'token expired',
+        traceId: null,
+        retryable: false,
+        method: 'GET',
+        path: '/developer/v1/accounting/ready',
+      }),
+      tokenAnswer(500, null, 'HTTP 500'),
+    ];
+    for (const error of others) expect(reported(error).code, error.message).toBe(EXIT.failed);
+  });
+
+  it('README "Exit codes": a DATABASE_URL naming a missing database (3D000) or a refused user (28P01) exits 78, never the password', () => {
+    const PostgresError = postgres.PostgresError as unknown as new (fields: Record<string, string>) => Error;
+    const databaseUrl = 'postgres://worker:hunter2-pg@db.internal:6543/ledger';
+    const cases = [
+      {
+        error: new PostgresError({
+          severity: 'FATAL',
+          code: '3D000',
+          message: 'database "ledger" does not exist',
+        }),
+        line: 'ledgersync: the database "ledger" in DATABASE_URL (postgres://worker@db.internal:6543/ledger) does not exist on PostgreSQL at db.internal:6543: create it (`createdb -h db.internal -p 6543 -U worker ledger`) or set DATABASE_URL to a database that exists.\n',
+      },
+      {
+        error: new PostgresError({
+          severity: 'FATAL',
+          code: '28P01',
+          message: 'password authentication failed for user "worker"',
+        }),
+        line: 'ledgersync: PostgreSQL at db.internal:6543 refused the user "worker" of DATABASE_URL (postgres://worker@db.internal:6543/ledger): password authentication failed for user "worker". Fix the user name or password in DATABASE_URL, or let that user in on the server (pg_hba.conf).\n',
+      },
+    ];
+    for (const { error, line } of cases) {
+      const writes: string[] = [];
+      vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        writes.push(String(chunk));
+        return true;
+      });
+      const code = reportFailure(error, silentLogger, REDIS_URL, PLATFORM_URL, databaseUrl);
+      vi.restoreAllMocks();
+      expect(code, error.message).toBe(EXIT.config);
+      expect(writes).toEqual([line]);
+    }
+  });
+
+  it('listenFailure leaves a listen error no setting fixes as it is', () => {
+    const error = Object.assign(new Error('listen EMFILE'), { code: 'EMFILE' });
+    expect(listenFailure(error, { host: '127.0.0.1', port: 8080 })).toBe(error);
   });
 
   it('README "Exit codes": any other error exits 1 with its scrubbed message, no stack', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../support/cli.ts';
+import { runCli, STACK_FRAME, terminalLines } from '../../support/cli.ts';
 import { useTestDatabase } from '../../support/db.ts';
 import { useTestRedis } from '../../support/redis.ts';
 
@@ -10,7 +10,6 @@ import { useTestRedis } from '../../support/redis.ts';
  */
 const db = useTestDatabase();
 const redis = useTestRedis();
-const STACK = /\n\s+at .+:\d+:\d+|\\n\s+at /;
 
 function env(baseUrl: string): Record<string, string> {
   return {
@@ -24,14 +23,6 @@ function env(baseUrl: string): Record<string, string> {
     PLATFORM_CLIENT_SECRET: 'secret',
     LOG_LEVEL: 'info',
   };
-}
-
-/** stderr lines that are not JSON log lines below warn (the first command logs its migrations). */
-function terminal(stderr: string): string[] {
-  return stderr
-    .trim()
-    .split('\n')
-    .filter((line) => !line.startsWith('{') || (JSON.parse(line) as { level: number }).level >= 40);
 }
 
 describe('an unreachable platform', () => {
@@ -55,11 +46,11 @@ describe('an unreachable platform', () => {
       expect(result.code, result.stderr.slice(-2000)).toBe(69);
       expect(ms).toBeLessThan(15_000);
       expect(result.stdout).toBe('');
-      const lines = terminal(result.stderr);
+      const lines = terminalLines(result.stderr);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^ledgersync: the platform at /);
       expect(lines[0]).toMatch(reason);
-      expect(result.stderr).not.toMatch(STACK);
+      expect(result.stderr).not.toMatch(STACK_FRAME);
       expect(result.stderr).not.toContain('secret');
       console.info(`sync transactions against ${url}: exit ${result.code} after ${ms} ms`);
     },
