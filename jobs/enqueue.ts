@@ -40,7 +40,7 @@ export async function enqueueWithin<T>(deadlineMs: number, enqueue: () => Promis
 
 /** A cron tick: one job per connection, kind and window across every replica. */
 export async function enqueueScheduledSync(
-  queues: Queues,
+  queues: Pick<Queues, 'objectSync'>,
   connectionId: string,
   kind: ObjectKindName,
   window: Date,
@@ -50,7 +50,7 @@ export async function enqueueScheduledSync(
 }
 
 export async function enqueueScheduledMirror(
-  queues: Queues,
+  queues: Pick<Queues, 'coaMirror'>,
   connectionId: string,
   window: Date,
 ): Promise<void> {
