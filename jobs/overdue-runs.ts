@@ -8,12 +8,6 @@ import type { Queues } from './queues.ts';
 import { type Cadence, cadenceOf } from './schedule-cadence.ts';
 import type { ScheduleSettings } from './schedules.ts';
 
-/**
- * The window an overdue run is filed under when its schedule fired for none within the lookback
- * (a schedule rarer than weekly): a fixed instant, so workers starting together still add one job.
- */
-const NO_WINDOW = new Date(0);
-
 /** A kind (`coa`: the chart mirror) whose run is due now rather than at its next window. */
 export interface OverdueRun {
   kind: 'coa' | ObjectKindName;
@@ -26,6 +20,8 @@ export interface OverdueRun {
 /**
  * Whether a kind is overdue: it never ran well, or its last good run is older than the gap its
  * schedule leaves between runs (the same "last good run" `status` shows, src/sync/status/health.ts).
+ * The run stands in for the schedule's latest window; a schedule that had none within the last
+ * 8 days (a yearly one, often set to keep the schedule quiet) has nothing overdue.
  */
 export function overdueRun(
   kind: OverdueRun['kind'],
@@ -33,13 +29,13 @@ export function overdueRun(
   cadence: Cadence,
   now: number,
 ): OverdueRun | null {
-  const every =
-    cadence.periodMs === null ? 'no window in the last 8 days' : `every ${spanOf(cadence.periodMs / 1000)}`;
-  const window = cadence.lastWindow ?? NO_WINDOW;
-  if (!lastGoodAt) return { kind, window, reason: `no good run yet, schedule ${every}` };
+  const { lastWindow: window, periodMs } = cadence;
+  if (window === null || periodMs === null) return null;
+  const every = `schedule every ${spanOf(periodMs / 1000)}`;
+  if (!lastGoodAt) return { kind, window, reason: `no good run yet, ${every}` };
   const ageMs = now - lastGoodAt.getTime();
-  if (cadence.periodMs === null || ageMs <= cadence.periodMs) return null;
-  return { kind, window, reason: `last good run ${spanOf(ageMs / 1000)} ago, schedule ${every}` };
+  if (ageMs <= periodMs) return null;
+  return { kind, window, reason: `last good run ${spanOf(ageMs / 1000)} ago, ${every}` };
 }
 
 export interface OverdueDeps {
