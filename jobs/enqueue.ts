@@ -40,7 +40,7 @@ export async function enqueueWithin<T>(deadlineMs: number, enqueue: () => Promis
 
 /** A cron tick: one job per connection, kind and window across every replica. */
 export async function enqueueScheduledSync(
-  queues: Queues,
+  queues: Pick<Queues, 'objectSync'>,
   connectionId: string,
   kind: ObjectKindName,
   window: Date,
@@ -50,7 +50,7 @@ export async function enqueueScheduledSync(
 }
 
 export async function enqueueScheduledMirror(
-  queues: Queues,
+  queues: Pick<Queues, 'coaMirror'>,
   connectionId: string,
   window: Date,
 ): Promise<void> {
@@ -87,17 +87,51 @@ async function releaseDeadRun(queue: Queue, deduplicationId: string): Promise<vo
  * active run whose worker died does not hold events back (releaseDeadRun).
  */
 export async function enqueueCoalescedSync(
-  queues: Queues,
+  queues: Pick<Queues, 'objectSync'>,
   connectionId: string,
   kind: ObjectKindName,
   options: { trigger?: Trigger; delayMs?: number } = {},
-): Promise<void> {
+): Promise<string> {
   const data: SyncObjectsPayload = { connectionId, kind, trigger: options.trigger ?? 'webhook' };
-  await releaseDeadRun(queues.objectSync, coalesceId(connectionId, kind));
-  await queues.objectSync.add(`sync ${kind}`, data, {
-    deduplication: { id: coalesceId(connectionId, kind), keepLastIfActive: true },
-    ...(options.delayMs ? { delay: options.delayMs } : {}),
+  return addCoalesced(
+    queues.objectSync,
+    `sync ${kind}`,
+    data,
+    coalesceId(connectionId, kind),
+    options.delayMs,
+  );
+}
+
+/**
+ * The chart mirror asked for now (`sync coa --via-worker`), coalesced like an event's sync: at
+ * most one waits, and one follows a run under way.
+ */
+export async function enqueueCoalescedMirror(
+  queues: Pick<Queues, 'coaMirror'>,
+  connectionId: string,
+  trigger: Trigger,
+): Promise<string> {
+  const data: CoaMirrorPayload = { connectionId, trigger };
+  return addCoalesced(queues.coaMirror, 'mirror chart', data, coalesceId(connectionId, 'coa'));
+}
+
+/**
+ * Adds a job under a deduplication id and returns the id of the job it made or folded into (an
+ * active one, when a follow-up now waits behind it).
+ */
+async function addCoalesced(
+  queue: Queue,
+  name: string,
+  data: SyncObjectsPayload | CoaMirrorPayload,
+  deduplicationId: string,
+  delayMs?: number,
+): Promise<string> {
+  await releaseDeadRun(queue, deduplicationId);
+  const job = await queue.add(name, data, {
+    deduplication: { id: deduplicationId, keepLastIfActive: true },
+    ...(delayMs ? { delay: delayMs } : {}),
   });
+  return String(job.id);
 }
 
 /**

@@ -3,7 +3,17 @@ import { OBJECT_KINDS } from '../src/sync/objects/kinds.ts';
 
 /** Payloads taken off a queue are untrusted: every processor parses its payload with these. */
 
-export const Trigger = z.enum(['cron', 'webhook', 'cli', 'sync_button', 'migration', 'demo', 'bench']);
+/** `operator`: `sync --via-worker`, an operator asking the worker for a run now. */
+export const Trigger = z.enum([
+  'cron',
+  'webhook',
+  'cli',
+  'operator',
+  'sync_button',
+  'migration',
+  'demo',
+  'bench',
+]);
 export type Trigger = z.infer<typeof Trigger>;
 
 export const SyncObjectsPayload = z.strictObject({

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { EXIT } from '../exit-codes.ts';
 import { mirrorChart } from '../sync/mirror/index.ts';
 import { dryRunObjects } from '../sync/objects/dry-run.ts';
@@ -9,6 +9,7 @@ import { recorded } from '../sync/runs/record-run.ts';
 import { type KindFailure, kindFailureReason, kindFailuresText } from './kind-failure.ts';
 import { progressReporter } from './progress.ts';
 import { withRuntime } from './runtime.ts';
+import { syncViaWorker } from './sync-via-worker.ts';
 import { withConnection } from './with-app.ts';
 
 const TARGETS = ['coa', ...OBJECT_KINDS, 'all'] as const;
@@ -53,123 +54,131 @@ export function registerSyncCommand(program: Command): void {
       SYNC_DEFAULTS.slices,
     )
     .option('--dry-run', 'show what would be uploaded, posted to the ERP and reported; write nothing')
+    .addOption(
+      new Option(
+        '--via-worker',
+        'do not run it here: queue the run for the worker (as a webhook would), print the job ids and exit',
+      ).conflicts('dryRun'),
+    )
     .option('--json', 'print the summary as JSON')
-    .action((what: Target, options: { slices: number; json?: boolean; dryRun?: boolean }) =>
-      withRuntime((runtime) =>
-        withConnection(runtime, async (app, connectionId) => {
-          const { sql, log } = runtime;
-          const out = (line: string) => options.json || process.stdout.write(`${line}\n`);
-          const results: unknown[] = [];
-          let failures = 0;
-          // What another process was running: nothing was done for it in this run.
-          const skipped: string[] = [];
-          // Kinds the platform stopped part-way (F43); the others still run.
-          const stopped: KindFailure[] = [];
-          // The last progress of the kind running: what it had done when it stopped.
-          let lastProgress: ObjectSyncSummary | null = null;
-          const eachKind = async <T>(kind: string, work: () => Promise<T>): Promise<T | null> => {
-            lastProgress = null;
-            try {
-              return await work();
-            } catch (error) {
-              const reason = kindFailureReason(error);
-              if (reason === null) throw error;
-              log.debug({ err: error, kind }, 'kind stopped early');
-              const done = lastProgress as ObjectSyncSummary | null;
-              stopped.push({ kind, reason });
-              results.push({ kind, stopped: true, reason, ...(done ? { done } : {}) });
-              const before = done
-                ? ` after ${done.read} read, ${done.posted} posted, ${done.failed} failed`
-                : '';
-              out(`${kind}: stopped early${before}: ${reason}`);
-              return null;
-            }
-          };
-          if (what === 'coa' || what === 'all') {
-            const mirror = await eachKind('coa', () =>
-              recorded(sql, { connectionId, kind: 'coa', trigger: 'cli' }, () =>
-                mirrorChart(
-                  { sql, erp: app.erp, platform: app.platform, connectionId, log },
-                  { dryRun: options.dryRun === true },
+    .action(
+      (what: Target, options: { slices: number; json?: boolean; dryRun?: boolean; viaWorker?: boolean }) =>
+        withRuntime((runtime) =>
+          withConnection(runtime, async (app, connectionId) => {
+            if (options.viaWorker) return syncViaWorker(runtime, app, connectionId, what, options);
+            const { sql, log } = runtime;
+            const out = (line: string) => options.json || process.stdout.write(`${line}\n`);
+            const results: unknown[] = [];
+            let failures = 0;
+            // What another process was running: nothing was done for it in this run.
+            const skipped: string[] = [];
+            // Kinds the platform stopped part-way (F43); the others still run.
+            const stopped: KindFailure[] = [];
+            // The last progress of the kind running: what it had done when it stopped.
+            let lastProgress: ObjectSyncSummary | null = null;
+            const eachKind = async <T>(kind: string, work: () => Promise<T>): Promise<T | null> => {
+              lastProgress = null;
+              try {
+                return await work();
+              } catch (error) {
+                const reason = kindFailureReason(error);
+                if (reason === null) throw error;
+                log.debug({ err: error, kind }, 'kind stopped early');
+                const done = lastProgress as ObjectSyncSummary | null;
+                stopped.push({ kind, reason });
+                results.push({ kind, stopped: true, reason, ...(done ? { done } : {}) });
+                const before = done
+                  ? ` after ${done.read} read, ${done.posted} posted, ${done.failed} failed`
+                  : '';
+                out(`${kind}: stopped early${before}: ${reason}`);
+                return null;
+              }
+            };
+            if (what === 'coa' || what === 'all') {
+              const mirror = await eachKind('coa', () =>
+                recorded(sql, { connectionId, kind: 'coa', trigger: 'cli' }, () =>
+                  mirrorChart(
+                    { sql, erp: app.erp, platform: app.platform, connectionId, log },
+                    { dryRun: options.dryRun === true },
+                  ),
                 ),
-              ),
-            );
-            if (mirror) {
-              results.push(mirror);
-              if (mirror.busy) skipped.push('coa');
-              const kinds = Object.entries(mirror.kinds);
-              failures += kinds.reduce((n, [, k]) => n + k.failed.length, 0);
-              if (mirror.busy) out('coa: another mirror of this connection is running; nothing done');
-              else
-                out(
-                  `coa${options.dryRun ? ' (dry run)' : ''}: ${kinds.map(([k, v]) => `${k} +${v.created} ~${v.updated} -${v.deactivated} !${v.failed.length}`).join(', ')} (${mirror.writeCalls} write calls)`,
+              );
+              if (mirror) {
+                results.push(mirror);
+                if (mirror.busy) skipped.push('coa');
+                const kinds = Object.entries(mirror.kinds);
+                failures += kinds.reduce((n, [, k]) => n + k.failed.length, 0);
+                if (mirror.busy) out('coa: another mirror of this connection is running; nothing done');
+                else
+                  out(
+                    `coa${options.dryRun ? ' (dry run)' : ''}: ${kinds.map(([k, v]) => `${k} +${v.created} ~${v.updated} -${v.deactivated} !${v.failed.length}`).join(', ')} (${mirror.writeCalls} write calls)`,
+                  );
+              }
+            }
+            const kinds: ObjectKindName[] = what === 'all' ? [...OBJECT_KINDS] : what === 'coa' ? [] : [what];
+            for (const kind of kinds) {
+              if (options.dryRun) {
+                const dry = await eachKind(kind, () =>
+                  dryRunObjects(sql, app.syncPlatform, connectionId, kind),
                 );
-            }
-          }
-          const kinds: ObjectKindName[] = what === 'all' ? [...OBJECT_KINDS] : what === 'coa' ? [] : [what];
-          for (const kind of kinds) {
-            if (options.dryRun) {
-              const dry = await eachKind(kind, () =>
-                dryRunObjects(sql, app.syncPlatform, connectionId, kind),
-              );
-              if (!dry) continue;
-              results.push(dry);
-              out(
-                `${kind} (dry run): ${dry.read} ready, would post ${dry.wouldPost} to the ERP, ${dry.wouldFail} would be reported failed, ${dry.alreadyKnown} already known, vendor creation for ${dry.wouldCreateVendorsFor}`,
-              );
-              for (const f of dry.sampleFailures) out(`  ${f.objectId}: ${f.message}`);
-              continue;
-            }
-            const progress = progressReporter(kind, log);
-            const summary = await eachKind(kind, () =>
-              recorded(sql, { connectionId, kind, trigger: 'cli' }, () =>
-                syncObjects(
-                  {
-                    sql,
-                    erp: app.erp,
-                    platform: app.syncPlatform,
-                    connectionId,
-                    log,
-                    onProgress: (summary) => {
-                      lastProgress = summary;
-                      progress.update(summary);
+                if (!dry) continue;
+                results.push(dry);
+                out(
+                  `${kind} (dry run): ${dry.read} ready, would post ${dry.wouldPost} to the ERP, ${dry.wouldFail} would be reported failed, ${dry.alreadyKnown} already known, vendor creation for ${dry.wouldCreateVendorsFor}`,
+                );
+                for (const f of dry.sampleFailures) out(`  ${f.objectId}: ${f.message}`);
+                continue;
+              }
+              const progress = progressReporter(kind, log);
+              const summary = await eachKind(kind, () =>
+                recorded(sql, { connectionId, kind, trigger: 'cli' }, () =>
+                  syncObjects(
+                    {
+                      sql,
+                      erp: app.erp,
+                      platform: app.syncPlatform,
+                      connectionId,
+                      log,
+                      onProgress: (summary) => {
+                        lastProgress = summary;
+                        progress.update(summary);
+                      },
                     },
-                  },
-                  kind,
-                  {
-                    slices: options.slices,
-                  },
+                    kind,
+                    {
+                      slices: options.slices,
+                    },
+                  ),
                 ),
-              ),
-            ).finally(() => progress.done());
-            if (!summary) continue;
-            results.push(summary);
-            if (summary.busy) skipped.push(kind);
-            failures += summary.failed;
-            out(summaryLine(summary));
-          }
-          if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
-          if (stopped.length > 0) {
-            // README "Exit codes": 4 wins over 69 and 3. A kind the platform stopped needs a
-            // look; a retry alone may meet the same answer.
-            process.stderr.write(kindFailuresText(stopped));
-            if (skipped.length > 0)
+              ).finally(() => progress.done());
+              if (!summary) continue;
+              results.push(summary);
+              if (summary.busy) skipped.push(kind);
+              failures += summary.failed;
+              out(summaryLine(summary));
+            }
+            if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
+            if (stopped.length > 0) {
+              // README "Exit codes": 4 wins over 69 and 3. A kind the platform stopped needs a
+              // look; a retry alone may meet the same answer.
+              process.stderr.write(kindFailuresText(stopped));
+              if (skipped.length > 0)
+                process.stderr.write(
+                  `ledgersync: also skipped ${skipped.join(', ')}: another process was already syncing.\n`,
+                );
+              return EXIT.kindStopped;
+            }
+            if (skipped.length > 0) {
+              // README "Exit codes": 69 wins over 3, since part of the work was not done at all.
+              const them = skipped.length === 1 ? 'it' : 'them';
               process.stderr.write(
-                `ledgersync: also skipped ${skipped.join(', ')}: another process was already syncing.\n`,
+                `ledgersync: skipped ${skipped.join(', ')}: another process was already syncing ${them}, ` +
+                  `so nothing was done for ${them} in this run. Run the command again once that sync has finished.\n`,
               );
-            return EXIT.kindStopped;
-          }
-          if (skipped.length > 0) {
-            // README "Exit codes": 69 wins over 3, since part of the work was not done at all.
-            const them = skipped.length === 1 ? 'it' : 'them';
-            process.stderr.write(
-              `ledgersync: skipped ${skipped.join(', ')}: another process was already syncing ${them}, ` +
-                `so nothing was done for ${them} in this run. Run the command again once that sync has finished.\n`,
-            );
-            return EXIT.unavailable;
-          }
-          return failures > 0 && !options.dryRun ? EXIT.partial : EXIT.ok;
-        }),
-      ),
+              return EXIT.unavailable;
+            }
+            return failures > 0 && !options.dryRun ? EXIT.partial : EXIT.ok;
+          }),
+        ),
     );
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import postgres, { type Sql } from 'postgres';
+import { enqueueOverdueRuns } from '../../jobs/overdue-runs.ts';
 import { createQueues, type Queues } from '../../jobs/queues.ts';
 import { type RunningSchedules, schedulesFromConfig, startSchedules } from '../../jobs/schedules.ts';
 import { type RunningWorkers, startWorkers } from '../../jobs/worker.ts';
@@ -102,7 +103,12 @@ async function start(runtime: Runtime, options: WorkerOptions, parts: Parts): Pr
     running.push('workers');
   }
   if (options.schedules) {
-    parts.schedules = startSchedules({ settings: schedulesFromConfig(config), queues, connectionId, log });
+    const settings = schedulesFromConfig(config);
+    parts.schedules = startSchedules({ settings, queues, connectionId, log });
+    // What the schedules would have run while no worker was up runs now, not at the next window.
+    await enqueueOverdueRuns({ sql: app.sql, queues, connectionId, settings, log }).catch((error: unknown) =>
+      log.warn({ err: error }, 'could not enqueue the overdue runs; the next schedule window runs them'),
+    );
     running.push('schedules');
   }
   if (options.server)

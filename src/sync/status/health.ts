@@ -97,7 +97,11 @@ async function readRedisSide(
   return { heartbeats, queues };
 }
 
-async function lastGoodRuns(sql: Sql, connectionId: string) {
+/**
+ * The last good run of each kind that has one (`coa`: the chart mirror); the worker reads it too,
+ * to enqueue at start what is overdue (jobs/overdue-runs.ts).
+ */
+export async function lastGoodRuns(sql: Sql, connectionId: string) {
   // Busy runs did nothing; a run whose every object failed did not go well (runOutcome).
   return sql<{ kind: string; finishedAt: Date; trigger: string }[]>`
     select distinct on (kind) kind, finished_at as "finishedAt", trigger from runs
