@@ -231,7 +231,9 @@ describe('status page: health banner, runs, queues and charts', () => {
       ],
       outboxNow: 0,
     };
-    const chart = /<svg id="chart-outbox"[\s\S]*?<\/svg>/.exec(renderStatusPage({ ...report([]), history }, context))![0];
+    const chart = /<svg id="chart-outbox"[\s\S]*?<\/svg>/.exec(
+      renderStatusPage({ ...report([]), history }, context),
+    )![0];
     expect(chart).toContain('peak per 30 min; 0 waiting now');
     // The dot at the right edge sits on the zero line (y = 12 + 114), not on the 250 peak.
     expect(chart).toContain('<circle class="outbox-now" cx="350" cy="126" r="3"');
