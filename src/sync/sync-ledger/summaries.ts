@@ -58,7 +58,12 @@ export async function topFailureReasons(
     group by 1, 2 order by 3 desc limit 3`;
 }
 
-/** The 20 most recent failures a bookkeeper can act on (user_actionable), newest first. */
+/**
+ * The 20 failures a bookkeeper can act on (user_actionable) to show first: causes before
+ * symptoms, then newest first. A bill payment follows its bill (docs/platform.md G23), so its
+ * failure is mostly a symptom of the bill's (the bill not in the ERP); payments are written after
+ * bills and would otherwise fill the list, hiding the bills' own failures, the ones to fix.
+ */
 export async function recentActionableFailures(
   sql: Sql,
   connectionId: string,
@@ -66,7 +71,7 @@ export async function recentActionableFailures(
   return sql<{ syncType: string; objectId: string; category: string; message: string; at: string }[]>`
     select sync_type as "syncType", object_id as "objectId", error_category as category, error_message as message, updated_at as at
     from sync_ledger where connection_id = ${connectionId} and outcome = 'failure' and error_category = 'user_actionable'
-    order by updated_at desc limit 20`;
+    order by sync_type = 'BILL_PAYMENT_SYNC', updated_at desc limit 20`;
 }
 
 /**

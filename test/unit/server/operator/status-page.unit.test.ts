@@ -109,7 +109,9 @@ describe('status page', () => {
       },
     ]);
     some.kinds[0]!.failed.user_actionable = 25;
-    expect(renderStatusPage(some, context)).toContain('The 1 most recent of 25.');
+    expect(renderStatusPage(some, context)).toContain(
+      '1 of 25, causes first: a bill payment waits on its bill',
+    );
   });
 
   it('shows timestamps in UTC whatever form the database gave them in', () => {
