@@ -75,14 +75,15 @@ export async function recentActionableFailures(
 }
 
 /**
- * The four most frequent failure messages in the whole ledger, varying parts masked. For the
- * demo, whose pool's search_path is its own schema and whose ledger holds one connection.
+ * Every failure message in the whole ledger, varying parts masked, most frequent first: their
+ * counts add up to the failures. For the demo, whose pool's search_path is its own schema and
+ * whose ledger holds one connection.
  */
-export async function frequentFailureMessages(sql: Sql): Promise<{ message: string; n: number }[]> {
+export async function failureMessagesByFrequency(sql: Sql): Promise<{ message: string; n: number }[]> {
   return sql<{ message: string; n: number }[]>`
               select regexp_replace(error_message, ${VARYING_IN_FAILURE_MESSAGES}, '…', 'g') as message,
                      count(*)::int as n
-              from sync_ledger where outcome = 'failure' group by 1 order by 2 desc limit 4`;
+              from sync_ledger where outcome = 'failure' group by 1 order by 2 desc, 1`;
 }
 
 /**
