@@ -52,9 +52,10 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
-    // Help and version are not failures; every other parse error is a usage error.
-    const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
-    process.exit(benign.includes(error.code) ? EXIT.ok : EXIT.usage);
+    // Help asked for and the version are not failures (commander exits them with 0); every other
+    // parse error is a usage error, and so is no command at all: commander then prints the usage
+    // on stderr and ends with a non-zero code under 'commander.help', like a help never asked for.
+    process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage);
   }
   throw error;
 }

@@ -21,7 +21,7 @@ export function performanceSection(report: BenchReport): string {
   }
   lines.push(
     'Every figure and setting is in `bench/results/latest.json` (CPU profiles too with `npm run bench -- --profile`). To measure again: ' +
-      '`npm run bench` (or `npm run bench -- --quick`, about 2 minutes), then `npx tsx bench/write-readme.ts`.',
+      '`npm run bench` (or `npm run bench -- --quick`, about 2 minutes, written to the untracked `bench/results/quick.json`), then `npx tsx bench/write-readme.ts`.',
   );
   return lines.join('\n');
 }

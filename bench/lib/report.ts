@@ -20,15 +20,27 @@ export interface BenchReport {
 
 export const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
 
-/** Writes latest.json and a copy named by the run's start (ISO date, ':' made file-safe). */
+/**
+ * Where a run's report goes: latest.json (tracked, the figures the README quotes) for a full run,
+ * quick.json (ignored by git) for a quick one, which must not replace the full run's figures; and
+ * a copy named by the run's start (ISO date, ':' made file-safe).
+ */
+export function reportFiles(report: Pick<BenchReport, 'mode' | 'startedAt'>): string[] {
+  const stamp = report.startedAt.replace(/:/g, '-');
+  const quick = report.mode === 'quick';
+  return [
+    join(RESULTS_DIR, quick ? QUICK_FILE : LATEST_FILE),
+    join(RESULTS_DIR, `${stamp}${quick ? '-quick' : ''}.json`),
+  ];
+}
+
+export const LATEST_FILE = 'latest.json';
+export const QUICK_FILE = 'quick.json';
+
 export async function writeReport(report: BenchReport): Promise<string[]> {
   await mkdir(RESULTS_DIR, { recursive: true });
   const text = `${JSON.stringify(report, null, 2)}\n`;
-  const stamp = report.startedAt.replace(/:/g, '-');
-  const files = [
-    join(RESULTS_DIR, 'latest.json'),
-    join(RESULTS_DIR, `${stamp}${report.mode === 'quick' ? '-quick' : ''}.json`),
-  ];
+  const files = reportFiles(report);
   for (const file of files) await writeFile(file, text);
   return files.map((f) => f.slice(REPO_ROOT.length));
 }

@@ -1,4 +1,4 @@
-import type { ScenarioResult } from './result.ts';
+import type { ScenarioResult, TargetCheck } from './result.ts';
 
 /** A Markdown table, columns padded so it also reads as plain text. */
 export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -12,8 +12,17 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
 
 const MET: Record<string, string> = { true: 'yes', false: 'NO', null: '—' };
 
-/** One row per target; a scenario without targets (not run, error) gets one row saying why. */
-export function resultsTable(results: readonly ScenarioResult[]): string {
+/** The run's mode: a quick one cannot meet the targets set for the full run's counts. */
+export type BenchMode = 'full' | 'quick';
+
+/** Whether a quick run leaves this missed target unjudged (it is set for the full run's counts). */
+const notJudged = (t: TargetCheck, mode: BenchMode) => mode === 'quick' && t.met === false && !t.anyScale;
+
+/**
+ * One row per target; a scenario without targets (not run, error) gets one row saying why. In a
+ * quick run, a full-run target missed reads "n/a (quick)", not NO.
+ */
+export function resultsTable(results: readonly ScenarioResult[], mode: BenchMode = 'full'): string {
   const rows: string[][] = [];
   for (const r of results) {
     const scenario = `${r.id}. ${r.title}`;
@@ -27,17 +36,22 @@ export function resultsTable(results: readonly ScenarioResult[]): string {
         i === 0 ? r.figures : '',
         `${t.name} ${t.target}`.trim(),
         t.measured,
-        MET[String(t.met)]!,
+        notJudged(t, mode) ? 'n/a (quick)' : MET[String(t.met)]!,
       ]);
     });
   }
   return markdownTable(['Scenario', 'Measured', 'Target', 'Value', 'Met'], rows);
 }
 
-/** One line per missed target naming its bottleneck. */
-export function missedLines(results: readonly ScenarioResult[]): string[] {
+/**
+ * One line per missed target naming its bottleneck. A quick run lists a scenario as missed only
+ * when it missed a target that holds at any scale.
+ */
+export function missedLines(results: readonly ScenarioResult[], mode: BenchMode = 'full'): string[] {
+  const missed = (r: ScenarioResult) =>
+    r.verdict === 'missed' && (mode === 'full' || r.targets.some((t) => t.met === false && t.anyScale));
   return results
-    .filter((r) => r.verdict === 'missed' || r.verdict === 'not run' || r.verdict === 'error')
+    .filter((r) => missed(r) || r.verdict === 'not run' || r.verdict === 'error')
     .map((r) => {
       if (r.verdict === 'missed')
         return `${r.id}. ${r.title}: missed; ${r.bottleneck ?? 'bottleneck not found'}`;

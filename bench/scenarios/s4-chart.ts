@@ -96,7 +96,9 @@ function judge(
   const first = describe(initial);
   const second = describe(rerun);
   const minimum = minimumChartCalls(size);
-  const targets = [check('re-run writes', '= 0', String(second.writes), second.writes === 0)];
+  const targets = [
+    check('re-run writes', '= 0', String(second.writes), second.writes === 0, { anyScale: true }),
+  ];
   const verdict = verdictOf(targets);
   return {
     id: '4',

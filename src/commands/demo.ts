@@ -16,12 +16,12 @@ import { OBJECT_KINDS } from '../sync/objects/kinds.ts';
 import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
 import { syncObjects } from '../sync/objects/sync-objects.ts';
 import { OutboxIdempotencyRecords } from '../sync/outbox/idempotency-records.ts';
-import { frequentFailureMessages } from '../sync/sync-ledger/summaries.ts';
+import { failureMessagesByFrequency } from '../sync/sync-ledger/summaries.ts';
+import { type DemoSummary, failureLines } from './demo-summary.ts';
 import { withRuntime } from './runtime.ts';
 
 const DEMO_SCHEMA = 'ledgersync_demo';
 const DEMO_LEDGER = 'ledger_demo';
-const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /** A fresh demo every run: its own two schemas, dropped and rebuilt. */
 async function freshSchemas(sql: Sql, log: Logger): Promise<void> {
@@ -63,7 +63,9 @@ async function seedWorld(
 /**
  * The single command a newcomer runs to see ledgersync work, on embedded defaults and the
  * built-in platform stub: chart of accounts mirrored, every kind of ready object synced into the
- * built-in ledger and reported back, and the books checked.
+ * built-in ledger and reported back, and the books checked. It exits 0 when the books balance
+ * (1 when they do not): the failures it lists are seeded on purpose. With --json the progress
+ * lines go to stderr and stdout holds one JSON document, the summary (src/commands/demo-summary.ts).
  */
 export function registerDemoCommand(program: Command): void {
   program
@@ -71,8 +73,11 @@ export function registerDemoCommand(program: Command): void {
     .description(
       'run the main job end to end on embedded defaults and the built-in platform (no setup needed)',
     )
-    .action(() =>
+    .option('--json', 'print the summary as one JSON document (progress goes to stderr)')
+    .action((options: { json?: boolean }) =>
       withRuntime(async ({ sql, config, log, services }) => {
+        const out = options.json ? process.stderr : process.stdout;
+        const say = (line: string) => out.write(`${line}\n`);
         say(`PostgreSQL ${services.databaseUrl.replace(/:[^:@/]+@/, ':***@')}, Redis ${services.redisUrl}`);
         await freshSchemas(sql, log);
         const stub = await startStub({ log });
@@ -117,6 +122,7 @@ export function registerDemoCommand(program: Command): void {
               .join(', ')} uploaded (${mirror.writeCalls} calls)`,
           );
           const ready = await seedWorld(sql, platform, stub.url);
+          const kinds: DemoSummary['kinds'] = [];
           say(
             `Ready      ${Object.entries(ready)
               .map(([k, n]) => `${n} ${k}`)
@@ -136,6 +142,13 @@ export function registerDemoCommand(program: Command): void {
               { slices: 2 },
             );
             failed += s.failed;
+            kinds.push({
+              kind,
+              posted: s.posted,
+              failed: s.failed,
+              reported: s.reported.items,
+              vendorsCreated: s.vendorsCreated,
+            });
             say(
               `Sync       ${kind}: ${s.posted} posted to the ledger, ${s.failed} failed with a reason, ${s.reported.items} results reported${s.vendorsCreated ? `, ${s.vendorsCreated} vendors created` : ''}`,
             );
@@ -145,12 +158,22 @@ export function registerDemoCommand(program: Command): void {
           say(
             `Books      trial balance ${balanced ? 'is zero in every currency' : 'DOES NOT BALANCE'} (${[...totals.keys()].join(', ')})`,
           );
-          if (failed > 0) {
-            say(
-              `Failures   ${failed} objects reported as failed; what the bookkeeper reads, most frequent first:`,
-            );
-            const reasons = await frequentFailureMessages(workerSql);
-            for (const r of reasons) say(`  ${String(r.n).padStart(4)} × ${r.message}`);
+          const failures = {
+            total: failed,
+            reasons: failed > 0 ? await failureMessagesByFrequency(workerSql) : [],
+          };
+          for (const line of failureLines(failures)) say(line);
+          if (options.json) {
+            const summary: DemoSummary = {
+              platform: stub.apiUrl,
+              erp: { accounts: counts.accounts, options: counts.options, vendors: counts.vendors },
+              mirror: Object.fromEntries(Object.entries(mirror.kinds).map(([k, m]) => [k, m.created])),
+              ready,
+              kinds,
+              books: { balanced, currencies: [...totals.keys()] },
+              failures,
+            };
+            process.stdout.write(`${JSON.stringify(summary)}\n`);
           }
           return balanced ? EXIT.ok : EXIT.failed;
         } finally {

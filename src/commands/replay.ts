@@ -4,6 +4,7 @@ import { replayObject } from '../sync/objects/replay.ts';
 import { withRuntime } from './runtime.ts';
 import { withConnection } from './with-app.ts';
 
+/** The exit code of each replay result (README "Exit codes"). */
 const EXIT_OF = {
   synced: EXIT.ok,
   failed: EXIT.partial,
@@ -29,12 +30,13 @@ export function registerReplayCommand(program: Command): void {
             app.platform,
             objectId,
           );
+          // The result is data (stdout); an object that did not sync is an error (stderr).
           if (options.json) process.stdout.write(`${JSON.stringify(result)}\n`);
           else if (result.status === 'synced')
             process.stdout.write(`${objectId}: synced (${result.kind}).\n`);
           else
-            process.stdout.write(
-              `${objectId}: ${result.status.replace('_', ' ')}. ${result.message ?? ''}\n`,
+            process.stderr.write(
+              `ledgersync: ${objectId}: ${result.status.replace('_', ' ')}. ${result.message ?? ''}\n`,
             );
           return EXIT_OF[result.status];
         }),

@@ -5,9 +5,18 @@ import { EXIT } from '../exit-codes.ts';
 import { migrationProgress } from '../sync/connection-migration/progress.ts';
 import { progressLines } from '../sync/connection-migration/report-text.ts';
 import { formatStatus } from '../sync/status/format-status.ts';
+import type { Health } from '../sync/status/health.ts';
 import { statusReport } from '../sync/status/status-report.ts';
 import { withRuntime } from './runtime.ts';
 import { withConnection } from './with-app.ts';
+
+/**
+ * A script can tell a PROBLEM banner without reading it: the report is complete, but what it
+ * checked is broken, as with `erp check` (README "Exit codes": 3). Needing a look is not a failure.
+ */
+function statusExitCode(health: Pick<Health, 'state'>): number {
+  return health.state === 'problem' ? EXIT.partial : EXIT.ok;
+}
 
 export function registerStatusCommand(program: Command): void {
   program
@@ -22,6 +31,7 @@ export function registerStatusCommand(program: Command): void {
           const { sql, config, services } = runtime;
           // The worker's queues and heartbeats, read through the queues' own connections.
           const queues = createQueues({ redisUrl: services.redisUrl, prefix: config.QUEUE_PREFIX });
+          let code: number = EXIT.ok;
           try {
             const report = await statusReport(sql, connectionId, { queues: queues.all() });
             // Where the latest connection migration stands, and the job that runs it.
@@ -34,10 +44,11 @@ export function registerStatusCommand(program: Command): void {
                 ? `${JSON.stringify({ ...report, migration })}\n`
                 : `${formatStatus(report)}${text}\n`,
             );
+            code = statusExitCode(report.health);
           } finally {
             await queues.close();
           }
-          return EXIT.ok;
+          return code;
         }),
       ),
     );

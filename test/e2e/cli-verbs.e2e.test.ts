@@ -55,10 +55,11 @@ describe('CLI verbs through the real binary', () => {
     expect(await erpPostings()).toBeGreaterThan(0);
   });
 
-  it('status reports what was synced and why things failed', async () => {
+  it('status reports what was synced and why things failed; no worker runs, so it exits 3 (PROBLEM)', async () => {
     const result = await cli('status', '--json');
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code, result.stderr).toBe(3);
     const report = json<{
+      health: { state: string };
       kinds: {
         kind: string;
         synced: number;
@@ -73,7 +74,10 @@ describe('CLI verbs through the real binary', () => {
     expect(transactions?.lastRun?.outcome).toMatch(
       /^(succeeded|completed with \d+ failed|failed: all \d+ objects failed)$/,
     );
+    expect(report.health.state).toBe('problem');
     const text = await cli('status');
+    expect(text.code).toBe(3);
+    expect(text.stdout).toContain('Health: PROBLEM: No worker is running');
     expect(text.stdout).toContain('Top failure reasons');
   });
 
@@ -108,7 +112,29 @@ describe('CLI verbs through the real binary', () => {
     expect(row?.platform_status).toBe('SYNCED');
     const again = await cli('replay', failed!.object_id);
     expect(again.code).toBe(1);
-    expect(again.stdout).toContain('not ready');
+    expect(again.stderr).toContain('not ready');
+    expect(again.stdout, 'an object that did not sync is an error, on stderr').toBe('');
+  });
+
+  it('replay of an unknown id says so on stderr, naming the kinds that cannot be replayed (exit 1)', async () => {
+    const result = await cli('replay', 'no-such-object');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('ledgersync: no-such-object: not found.');
+    expect(result.stderr).toContain('Transfers and cashbacks cannot be replayed');
+  });
+
+  it('G20: replay of a synced transfer or cashback says it cannot be replayed and why (exit 2)', async () => {
+    for (const syncType of ['TRANSFER_SYNC', 'STATEMENT_CREDIT_SYNC']) {
+      const [row] = await world.db
+        .sql`select object_id from sync_ledger where sync_type = ${syncType} limit 1`;
+      expect(row, syncType).toBeTruthy();
+      const result = await cli('replay', row!.object_id);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('cannot be replayed');
+      expect(result.stderr).toContain('no single read for transfers or cashbacks');
+    }
   });
 
   it('reconcile and erp trial-balance run; the books balance', async () => {

@@ -24,6 +24,15 @@ describe('ledgersync binary', () => {
     expect(result.stderr).toContain("unknown command 'frobnicate'");
   });
 
+  it('no command at all is a usage error: the usage on stderr, nothing on stdout, exit 2', async () => {
+    const result = await runCli([], { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Usage: ledgersync');
+    expect(result.stdout).toBe('');
+    const asked = await runCli(['--help'], { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl });
+    expect(asked.code, 'help asked for is not a failure').toBe(0);
+  });
+
   it('two concurrent `db migrate` both exit 0 and the schema is applied once', async () => {
     const env = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, DATABASE_SCHEMA: uniqueName('cli') };
     const [a, b] = await Promise.all([

@@ -2,7 +2,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import type { BeforeHookResult, HookContext, QueueAdapterOptions } from '@bull-board/api/typings/app';
 import { FastifyAdapter } from '@bull-board/fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Queues } from '../../../jobs/queues.ts';
 
 export const DASHBOARD_PATH = '/admin/queues';
@@ -48,6 +48,46 @@ export async function dashboardGuard(context: HookContext): Promise<BeforeHookRe
 }
 
 /**
+ * Times in UTC, as on the status page and in the logs: Bull Board formats them with these
+ * options, in the browser's time zone unless told otherwise.
+ */
+const UTC_DATES = {
+  short: { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: 'UTC', timeZoneName: 'short' },
+  common: {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  },
+  full: {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+
+/** Bull Board's page links web fonts from Google: an operator page asks nothing of the internet. */
+const EXTERNAL_STYLESHEET = /<link\b[^>]*\bhref="https?:\/\/[^"]*"[^>]*>/g;
+
+/**
+ * The dashboard's page without its external stylesheet (the fonts fall back to the system's);
+ * the policy header keeps any font from elsewhere out should a later Bull Board load one another way.
+ */
+function withoutExternalFonts(reply: FastifyReply, payload: unknown): unknown {
+  reply.header('content-security-policy', "font-src 'self' data:");
+  const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+  return html && typeof payload === 'string' ? payload.replace(EXTERNAL_STYLESHEET, '') : payload;
+}
+
+/**
  * Bull Board for the worker's queues at /admin/queues: jobs by state, their data, progress and
  * errors, and retrying failed jobs (nothing else changes anything, see ALLOWED_CHANGES). It uses
  * the queues' own Redis connections. Mounted inside the operator scope, so its pages and API
@@ -62,11 +102,12 @@ export function queueDashboard(queues: Queues) {
     queues: queues.all().map((queue) => new BullMQAdapter(queue, adapterOptions)),
     serverAdapter,
     options: {
-      uiConfig: { boardTitle: 'ledgersync queues' },
+      uiConfig: { boardTitle: 'ledgersync queues', dateFormats: UTC_DATES },
       handlerHooks: { before: dashboardGuard },
     },
   });
   return async (app: FastifyInstance) => {
+    app.addHook('onSend', async (_request, reply, payload) => withoutExternalFonts(reply, payload));
     await app.register(serverAdapter.registerPlugin(), { prefix: DASHBOARD_PATH });
   };
 }

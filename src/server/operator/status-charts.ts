@@ -1,4 +1,4 @@
-import type { StatusHistory } from '../../sync/status/status-history.ts';
+import { OUTBOX_STEP_MS, type StatusHistory } from '../../sync/status/status-history.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /**
@@ -131,11 +131,19 @@ export function buttonLatencyChart(points: StatusHistory['buttonLatency']): Safe
   ]);
 }
 
-/** Results waiting for the platform's acknowledgement over the last day, as a filled step line. */
-export function outboxDepthChart(steps: StatusHistory['outboxDepth']): SafeHtml {
-  const title = 'Results waiting for the platform (last 24 h, peak per 30 min)';
+/** "10:30" of an ISO time: the hour and minute in UTC. */
+const clockUtc = (iso: string) => iso.slice(11, 16);
+
+/**
+ * Results waiting for the platform's acknowledgement over the last day, as a filled step line of
+ * the peak of each 30 minutes, and what waits now as a dot at the right edge: the last step's
+ * peak may be 30 minutes old, and drawn alone it read as the present.
+ */
+export function outboxDepthChart(history: Pick<StatusHistory, 'outboxDepth' | 'outboxNow'>): SafeHtml {
+  const { outboxDepth: steps, outboxNow: now } = history;
+  const title = `Results waiting for the platform (last 24 h, peak per 30 min; ${now} waiting now)`;
   if (steps.length === 0) return frame('chart-outbox', title, empty('No data'));
-  const max = niceMax(Math.max(...steps.map((s) => s.items)));
+  const max = niceMax(Math.max(now, ...steps.map((s) => s.items)));
   const width = PLOT_W / steps.length;
   const bottom = PAD.top + PLOT_H;
   let path = `M${PAD.left},${bottom}`;
@@ -144,15 +152,20 @@ export function outboxDepthChart(steps: StatusHistory['outboxDepth']): SafeHtml 
     path += ` L${r1(PAD.left + i * width)},${y} L${r1(PAD.left + (i + 1) * width)},${y}`;
   });
   path += ` L${WIDTH - PAD.right},${bottom} Z`;
+  const startOf = (i: number) =>
+    i > 0 ? steps[i - 1]!.at : new Date(Date.parse(steps[0]!.at) - OUTBOX_STEP_MS).toISOString();
   const tips = steps.map(
     (s, i) =>
-      html`<rect x="${r1(PAD.left + i * width)}" y="${PAD.top}" width="${r1(width)}" height="${PLOT_H}" fill="transparent"><title>until ${isoShort(s.at)}: ${s.items} waiting at most</title></rect>`,
+      html`<rect x="${r1(PAD.left + i * width)}" y="${PAD.top}" width="${r1(width)}" height="${PLOT_H}" fill="transparent"><title>${isoShort(startOf(i)).replace(' UTC', '')}–${clockUtc(s.at)} UTC: ${s.items} waiting at most</title></rect>`,
   );
+  const end = WIDTH - PAD.right;
+  const nowMark = html`<circle class="outbox-now" cx="${end}" cy="${yOf(now, max)}" r="3" fill="${COLOR.line}"><title>now (${isoShort(steps.at(-1)!.at)}): ${now} waiting</title></circle>`;
   return frame('chart-outbox', title, [
     yAxis(max, ''),
     html`<path d="${path}" fill="${COLOR.area}" stroke="${COLOR.line}" stroke-width="1"/>`,
     ...tips,
-    xLabels('24 h ago', 'now'),
+    nowMark,
+    xLabels(`${clockUtc(startOf(0))} UTC`, `now ${clockUtc(steps.at(-1)!.at)} UTC: ${now}`),
   ]);
 }
 
@@ -162,6 +175,6 @@ export function statusCharts(history: StatusHistory): SafeHtml {
 <div class="charts">
 <figure>${failuresPerRunChart(history.runs)}<figcaption>Failed objects per run</figcaption></figure>
 <figure>${buttonLatencyChart(history.buttonLatency)}<figcaption>Sync-button latency</figcaption></figure>
-<figure>${outboxDepthChart(history.outboxDepth)}<figcaption>Outbox depth</figcaption></figure>
+<figure>${outboxDepthChart(history)}<figcaption>Outbox depth</figcaption></figure>
 </div>`;
 }

@@ -39,7 +39,9 @@ function needsAction(report: StatusReport): SafeHtml {
     return html`${heading}<p class="muted">Nothing to fix: no object is waiting on a bookkeeper.</p>`;
   }
   const shown =
-    failures.length < total ? html`<p class="muted">The ${failures.length} most recent of ${total}.</p>` : '';
+    failures.length < total
+      ? html`<p class="muted">${failures.length} of ${total}, causes first: a bill payment waits on its bill, so bills and other objects come before payments; newest first.</p>`
+      : '';
   const rows = failures.map(
     (f) =>
       html`<tr><td>${f.kind}</td><td><code>${f.objectId}</code></td><td class="message">${f.message}</td><td>${when(f.at)}</td></tr>`,

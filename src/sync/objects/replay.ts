@@ -22,6 +22,10 @@ export type ReplayResult =
 /** The kinds the platform can read one by one (docs/platform.md G20 lists single reads for these). */
 const FETCHABLE: ObjectKindName[] = ['transactions', 'reimbursements', 'bills'];
 
+/** Why the other kinds cannot be replayed: a replay starts by reading the object again. */
+const NO_SINGLE_READ =
+  'a replay reads the object again from the platform first, and the platform offers no single read for transfers or cashbacks, only the list of ready ones (docs/platform.md G20).';
+
 async function fetchObject(
   client: PlatformClient,
   kind: ObjectKindName,
@@ -65,7 +69,7 @@ export async function replayObject(
     return {
       status: 'unsupported',
       kind: known,
-      message: `The platform offers no single read for ${known}; run \`ledgersync sync ${known}\` instead.`,
+      message: `${objectId} is one of the ${known}, which cannot be replayed: ${NO_SINGLE_READ} Run \`ledgersync sync ${known}\` instead; it reads every ready one.`,
     };
   }
   for (const kind of candidates) {
@@ -118,6 +122,6 @@ export async function replayObject(
   return {
     status: 'not_found',
     kind: known,
-    message: `No transaction, reimbursement or bill ${objectId} was found on the platform.`,
+    message: `No transaction, reimbursement or bill ${objectId} was found on the platform. Transfers and cashbacks cannot be replayed: ${NO_SINGLE_READ} If ${objectId} is one, run \`ledgersync sync transfers\` or \`ledgersync sync cashbacks\`.`,
   };
 }

@@ -22,12 +22,18 @@ export interface StatusHistory {
    * hours, in 30-minute steps: the most waiting at any moment of each step, oldest first.
    */
   outboxDepth: { at: string; items: number }[];
+  /**
+   * Results waiting right now. The last step's peak may be up to 30 minutes old: the chart shows
+   * this beside it, so a drained peak is not read as the present.
+   */
+  outboxNow: number;
 }
 
 export const HISTORY_RUNS = 40;
 export const HISTORY_PRESSES = 100;
 const DAY_MS = 24 * 3_600_000;
-const STEP_MS = 30 * 60_000;
+/** The outbox chart's step: each of its points is the peak of this long. */
+export const OUTBOX_STEP_MS = 30 * 60_000;
 
 async function recentRuns(sql: Sql, connectionId: string): Promise<StatusHistory['runs']> {
   // Object syncs keep their counts at the top; a sync-button run keeps them under `summary`.
@@ -65,21 +71,21 @@ async function outboxOverDay(
   sql: Sql,
   connectionId: string,
   now: number,
-): Promise<StatusHistory['outboxDepth']> {
+): Promise<Pick<StatusHistory, 'outboxDepth' | 'outboxNow'>> {
   const from = new Date(now - DAY_MS);
   const to = new Date(now);
-  const steps = Math.round(DAY_MS / STEP_MS);
-  const rows = await backlogBySteps(sql, connectionId, { from, to, stepMs: STEP_MS, steps });
+  const steps = Math.round(DAY_MS / OUTBOX_STEP_MS);
+  const rows = await backlogBySteps(sql, connectionId, { from, to, stepMs: OUTBOX_STEP_MS, steps });
   const byStep = new Map(rows.map((r) => [r.step, r]));
   const out: StatusHistory['outboxDepth'] = [];
   let carried = 0;
   for (let step = 0; step < steps; step++) {
     const row = byStep.get(step);
     const items = row ? Math.max(carried, row.peak) : carried;
-    out.push({ at: new Date(from.getTime() + (step + 1) * STEP_MS).toISOString(), items });
+    out.push({ at: new Date(from.getTime() + (step + 1) * OUTBOX_STEP_MS).toISOString(), items });
     if (row) carried = row.last;
   }
-  return out;
+  return { outboxDepth: out, outboxNow: carried };
 }
 
 /** The series behind the status page's charts, read from the worker's own tables. */
@@ -91,6 +97,6 @@ export async function readStatusHistory(
   return {
     runs: await recentRuns(sql, connectionId),
     buttonLatency: await recentPresses(sql, connectionId),
-    outboxDepth: await outboxOverDay(sql, connectionId, now),
+    ...(await outboxOverDay(sql, connectionId, now)),
   };
 }

@@ -58,7 +58,12 @@ export async function topFailureReasons(
     group by 1, 2 order by 3 desc limit 3`;
 }
 
-/** The 20 most recent failures a bookkeeper can act on (user_actionable), newest first. */
+/**
+ * The 20 failures a bookkeeper can act on (user_actionable) to show first: causes before
+ * symptoms, then newest first. A bill payment follows its bill (docs/platform.md G23), so its
+ * failure is mostly a symptom of the bill's (the bill not in the ERP); payments are written after
+ * bills and would otherwise fill the list, hiding the bills' own failures, the ones to fix.
+ */
 export async function recentActionableFailures(
   sql: Sql,
   connectionId: string,
@@ -66,18 +71,19 @@ export async function recentActionableFailures(
   return sql<{ syncType: string; objectId: string; category: string; message: string; at: string }[]>`
     select sync_type as "syncType", object_id as "objectId", error_category as category, error_message as message, updated_at as at
     from sync_ledger where connection_id = ${connectionId} and outcome = 'failure' and error_category = 'user_actionable'
-    order by updated_at desc limit 20`;
+    order by sync_type = 'BILL_PAYMENT_SYNC', updated_at desc limit 20`;
 }
 
 /**
- * The four most frequent failure messages in the whole ledger, varying parts masked. For the
- * demo, whose pool's search_path is its own schema and whose ledger holds one connection.
+ * Every failure message in the whole ledger, varying parts masked, most frequent first: their
+ * counts add up to the failures. For the demo, whose pool's search_path is its own schema and
+ * whose ledger holds one connection.
  */
-export async function frequentFailureMessages(sql: Sql): Promise<{ message: string; n: number }[]> {
+export async function failureMessagesByFrequency(sql: Sql): Promise<{ message: string; n: number }[]> {
   return sql<{ message: string; n: number }[]>`
               select regexp_replace(error_message, ${VARYING_IN_FAILURE_MESSAGES}, '…', 'g') as message,
                      count(*)::int as n
-              from sync_ledger where outcome = 'failure' group by 1 order by 2 desc limit 4`;
+              from sync_ledger where outcome = 'failure' group by 1 order by 2 desc, 1`;
 }
 
 /**

@@ -53,4 +53,30 @@ describe('bench table', () => {
     ]);
     expect(lines).toEqual(['2. Raw: missed; ERP writes 60% of wall']);
   });
+
+  it('a quick run marks a missed full-run target "n/a (quick)", not NO; a target that holds at any scale stays NO', () => {
+    const targets = [
+      check('ceiling/measured', '>= 0.95', '0.76', false),
+      check('429s', '= 0', '3', false, { anyScale: true }),
+      check('objects synced twice', '= 0', '0', true, { anyScale: true }),
+    ];
+    const quick = resultsTable([result({ targets, verdict: verdictOf(targets) })], 'quick');
+    const rows = quick.split('\n').slice(2);
+    expect(rows[0]).toMatch(/\| 0\.76 +\| n\/a \(quick\) \|$/);
+    expect(rows[1]).toMatch(/\| 3 +\| NO +\|$/);
+    expect(rows[2]).toMatch(/\| 0 +\| yes +\|$/);
+    expect(resultsTable([result({ targets, verdict: 'missed' })], 'full')).not.toContain('n/a');
+  });
+
+  it('a quick run lists a scenario as missed only for a target that holds at any scale', () => {
+    const slow = result({ verdict: 'missed', targets: [check('objects/s', '>= 4000', '900', false)] });
+    expect(missedLines([slow], 'quick')).toEqual([]);
+    expect(missedLines([slow], 'full')).toHaveLength(1);
+    const limited = result({
+      verdict: 'missed',
+      bottleneck: 'the client sent too fast',
+      targets: [check('429s', '= 0', '3', false, { anyScale: true })],
+    });
+    expect(missedLines([limited], 'quick')).toEqual(['1. Throughput: missed; the client sent too fast']);
+  });
 });

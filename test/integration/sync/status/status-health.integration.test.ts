@@ -175,10 +175,12 @@ describe('heartbeats, last good and next scheduled runs', () => {
       insert into sync_requests (sync_request_id, connection_id, object_type, requested_at, deadline, state, answered_at) values
         ('req-1', ${CONNECTION}, 'TRANSACTION', ${ago(hour)}, ${ago(hour - 300_000)}, 'ANSWERED', ${ago(hour - 1500)}),
         ('req-2', ${CONNECTION}, 'TRANSACTION', ${ago(30 * 60_000)}, ${ago(30 * 60_000 - 300_000)}, 'ANSWERED', ${ago(30 * 60_000 - 4200)})`;
-    // The outbox: 50 results waited from 3 h ago until 2 h ago; 20 wait since 10 minutes ago.
+    // The outbox: 50 results waited from 3 h ago until 2 h ago; 30 from 25 until 15 minutes ago;
+    // 20 wait since 10 minutes ago.
     await db.sql`
       insert into result_batches (connection_id, sync_type, body, idempotency_key, item_count, state, created_at, acked_at) values
         (${CONNECTION}, 'TRANSACTION_SYNC', '{}', 'key-acked', 50, 'ACKED', ${ago(3 * hour)}, ${ago(2 * hour)}),
+        (${CONNECTION}, 'TRANSACTION_SYNC', '{}', 'key-drained', 30, 'ACKED', ${ago(25 * 60_000)}, ${ago(15 * 60_000)}),
         (${CONNECTION}, 'TRANSACTION_SYNC', '{}', 'key-frozen', 20, 'FROZEN', ${ago(10 * 60_000)}, null)`;
 
     const report = await statusReport(db.sql, CONNECTION, { queues: queues.all() });
@@ -206,7 +208,8 @@ describe('heartbeats, last good and next scheduled runs', () => {
     expect(history.buttonLatency.map((p) => p.ms)).toEqual([1500, 4200]);
     expect(history.outboxDepth).toHaveLength(48);
     const depth = history.outboxDepth.map((s) => s.items);
-    expect(depth.at(-1)).toBe(20);
+    expect(depth.at(-1), 'the peak of the last 30 minutes').toBe(30);
+    expect(history.outboxNow, 'what waits now, not the peak of the last step').toBe(20);
     expect(Math.max(...depth)).toBe(50);
     expect(depth.slice(0, 40).every((n) => n === 0)).toBe(true);
 

@@ -51,7 +51,7 @@ const HEALTHY: Health = {
   ],
 };
 
-const NO_HISTORY: StatusHistory = { runs: [], buttonLatency: [], outboxDepth: [] };
+const NO_HISTORY: StatusHistory = { runs: [], buttonLatency: [], outboxDepth: [], outboxNow: 0 };
 
 const report = (failures: StatusReport['recentFailures']): StatusReport => ({
   generatedAt: '2025-03-04T11:00:00.000Z',
@@ -109,7 +109,9 @@ describe('status page', () => {
       },
     ]);
     some.kinds[0]!.failed.user_actionable = 25;
-    expect(renderStatusPage(some, context)).toContain('The 1 most recent of 25.');
+    expect(renderStatusPage(some, context)).toContain(
+      '1 of 25, causes first: a bill payment waits on its bill',
+    );
   });
 
   it('shows timestamps in UTC whatever form the database gave them in', () => {
@@ -207,6 +209,7 @@ describe('status page: health banner, runs, queues and charts', () => {
         { at: '2025-03-04T10:30:00.000Z', items: 0 },
         { at: '2025-03-04T11:00:00.000Z', items: 250 },
       ],
+      outboxNow: 0,
     };
     const page = renderStatusPage({ ...report([]), history }, context);
     expect(page.match(/class="bar-failed"/g)).toHaveLength(1);
@@ -216,8 +219,29 @@ describe('status page: health banner, runs, queues and charts', () => {
     );
     expect(page).toContain('<title>2025-03-04 09:00 UTC: 4.8 s</title>');
     expect(page).toMatch(/<polyline points="[\d., ]+"/);
-    expect(page).toContain('<title>until 2025-03-04 11:00 UTC: 250 waiting at most</title>');
+    expect(page).toContain('<title>2025-03-04 10:30–11:00 UTC: 250 waiting at most</title>');
     expect(page).not.toContain('No runs yet');
     expect(page).not.toMatch(/<script/);
+  });
+
+  it('the outbox chart tells a peak of the last 30 minutes from what waits now, on a UTC time axis', () => {
+    const history: StatusHistory = {
+      ...NO_HISTORY,
+      outboxDepth: [
+        { at: '2025-03-04T10:30:00.000Z', items: 0 },
+        { at: '2025-03-04T11:00:00.000Z', items: 250 },
+      ],
+      outboxNow: 0,
+    };
+    const chart = /<svg id="chart-outbox"[\s\S]*?<\/svg>/.exec(
+      renderStatusPage({ ...report([]), history }, context),
+    )![0];
+    expect(chart).toContain('peak per 30 min; 0 waiting now');
+    // The dot at the right edge sits on the zero line (y = 12 + 114), not on the 250 peak.
+    expect(chart).toContain('<circle class="outbox-now" cx="350" cy="126" r="3"');
+    expect(chart).toContain('<title>now (2025-03-04 11:00 UTC): 0 waiting</title>');
+    expect(chart).toContain('>10:00 UTC</text>');
+    expect(chart).toContain('>now 11:00 UTC: 0</text>');
+    expect(chart).not.toContain('24 h ago');
   });
 });
