@@ -147,21 +147,26 @@ describe('CLI verbs through the real binary', () => {
   });
 
   it('bad arguments: a clear message and exit 2', async () => {
-    const unknownKind = await cli('sync', 'invoices');
-    expect(unknownKind.code).toBe(2);
-    expect(unknownKind.stderr).toContain('choose one of: coa, transactions');
-    const noProvider = await cli('connection', 'create');
-    expect(noProvider.code).toBe(2);
-    expect(noProvider.stderr).toContain("required option '--provider <name>'");
-    const badSetting = await cli('connection', 'settings', '--set', 'nonsense=yes');
-    expect(badSetting.code).toBe(2);
-    expect((await cli('replay')).code).toBe(2);
-    for (const value of ['abc', '0', '2.5', '99']) {
-      const badSlices = await cli('sync', 'transactions', '--slices', value);
-      expect(badSlices.code, value).toBe(2);
-      expect(badSlices.stderr).toContain('must be a whole number from 1 to 32');
-    }
-  });
+    // Eight processes that stop at their arguments: started together, as none touches the world.
+    const slices = ['abc', '0', '2.5', '99'];
+    const [unknownKind, noProvider, badSetting, noId, ...badSlices] = await Promise.all([
+      cli('sync', 'invoices'),
+      cli('connection', 'create'),
+      cli('connection', 'settings', '--set', 'nonsense=yes'),
+      cli('replay'),
+      ...slices.map((value) => cli('sync', 'transactions', '--slices', value)),
+    ]);
+    expect(unknownKind!.code).toBe(2);
+    expect(unknownKind!.stderr).toContain('choose one of: coa, transactions');
+    expect(noProvider!.code).toBe(2);
+    expect(noProvider!.stderr).toContain("required option '--provider <name>'");
+    expect(badSetting!.code).toBe(2);
+    expect(noId!.code).toBe(2);
+    badSlices.forEach((badSlice, i) => {
+      expect(badSlice.code, slices[i]).toBe(2);
+      expect(badSlice.stderr).toContain('must be a whole number from 1 to 32');
+    });
+  }, 120_000);
 
   it('--json prints exactly one JSON document on stdout; logs go to stderr', async () => {
     const verbose = (...args: string[]) =>
