@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ENV_FILE, readEnvFile } from '../env-file.ts';
@@ -10,6 +10,7 @@ import { CommandError, withRuntime } from './runtime.ts';
 import { port } from './stub.ts';
 import { setUpStubWorld } from './stub-world.ts';
 import { withApp } from './with-app.ts';
+import { stopSignal } from './worker.ts';
 
 /**
  * `ledgersync try`: the step from the demo to running the commands yourself. It runs the
@@ -35,21 +36,18 @@ function stubSettings(stub: RunningStub): Record<string, string> {
 const lines = (settings: Record<string, string>) =>
   Object.entries(settings).map(([key, value]) => `${key}=${value}`);
 
+const HEADER = '# Written by `npx ledgersync try`: the built-in platform stub it runs (docs/stub.md).';
+
 /**
- * Writes `.env` when there is none. An existing one is the operator's: it is never rewritten,
- * only checked; the lines to add are printed when it points elsewhere.
+ * Writes `.env` when there is none, or when `try` wrote it (the stub's port may have changed).
+ * Any other one is the operator's: never rewritten, only checked; the lines to put in it are
+ * printed when it points elsewhere.
  */
 function pointEnvFileAt(settings: Record<string, string>): void {
   const path = resolve(ENV_FILE);
-  if (!existsSync(path)) {
-    writeFileSync(
-      path,
-      [
-        '# Written by `npx ledgersync try`: the built-in platform stub it runs (docs/stub.md).',
-        ...lines(settings),
-        '',
-      ].join('\n'),
-    );
+  const existing = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  if (existing === undefined || existing.startsWith(HEADER)) {
+    writeFileSync(path, [HEADER, ...lines(settings), ''].join('\n'));
     say(`Settings   written to ${path}; every command run from this folder reads it:`);
     for (const line of lines(settings)) say(`             ${line}`);
     return;
@@ -103,7 +101,7 @@ export function registerTryCommand(program: Command, defaultPort: () => number):
           }),
         );
         say(
-          `ERP        built-in ledger (${config.LEDGER_SCHEMA}): ${world.ledger.accounts} GL accounts, books for ${world.booksOpened} new platform entities`,
+          `ERP        built-in ledger (${config.LEDGER_SCHEMA}): ${world.ledger.accounts} GL accounts added, books opened for ${world.booksOpened} more platform entities`,
         );
         say(`Connection ${world.connectionId} (active)`);
         say(
@@ -114,6 +112,8 @@ export function registerTryCommand(program: Command, defaultPort: () => number):
         say(
           `Services   PostgreSQL ${scrubString(services.databaseUrl)}, Redis ${scrubString(services.redisUrl)}: ${config.DATABASE_URL ? 'from your settings' : `the embedded ones in ${config.EMBEDDED_DATA_DIR}/, shared by every command run from this folder (no setting needed)`}`,
         );
+        // From here a signal is the normal end, as for the worker: the stub closes, exit 0.
+        const stopped = stopSignal();
         pointEnvFileAt(settings);
         const overriding = overridingVariables(settings);
         if (overriding.length > 0)
@@ -123,8 +123,8 @@ export function registerTryCommand(program: Command, defaultPort: () => number):
         say('             npx ledgersync status     # what was synced, what failed and why');
         say('             npx ledgersync worker     # keep syncing on schedule (Ctrl-C stops it)');
         say('The stub keeps this world until you stop it here (Ctrl-C).');
-        // Serves until SIGINT/SIGTERM, whose cleanups close the stub, then the pool.
-        return new Promise<never>(() => {});
+        await stopped;
+        return EXIT.ok;
       }),
     );
 }
