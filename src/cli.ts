@@ -12,6 +12,7 @@ import { registerStatusCommand } from './commands/status.ts';
 import { guardStrayRejections } from './commands/stray-rejections.ts';
 import { registerStubCommand } from './commands/stub.ts';
 import { registerSyncCommand } from './commands/sync.ts';
+import { registerTryCommand } from './commands/try.ts';
 import { registerWorkerCommand } from './commands/worker.ts';
 import { EXIT } from './exit-codes.ts';
 
@@ -42,6 +43,7 @@ registerReplayCommand(program);
 registerStatusCommand(program);
 registerConnectionCommands(program);
 registerStubCommand(program, () => loadConfigOrExit().STUB_PORT);
+registerTryCommand(program, () => loadConfigOrExit().STUB_PORT);
 
 // A broken environment is reported before anything else, whatever the command (not for --help).
 const args = process.argv.slice(2);

@@ -236,7 +236,9 @@ export const envSchema = z.object({
     .string()
     .min(16)
     .optional()
-    .describe('Bearer token for dashboard, status and metrics; required when SERVER_HOST is not loopback.'),
+    .describe(
+      'Bearer token for dashboard, status and metrics, at least 16 characters; required when SERVER_HOST is not loopback.',
+    ),
   STUB_PORT: port.default(4010).describe('Port of the built-in platform stub (`ledgersync stub`).'),
 });
 

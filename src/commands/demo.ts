@@ -2,14 +2,11 @@ import type { Command } from 'commander';
 import { Redis } from 'ioredis';
 import postgres, { type Sql } from 'postgres';
 import { migrate, WORKER_MIGRATIONS } from '../../db/runner.ts';
-import { importPlatformEntities } from '../app/open-books.ts';
 import { createErp } from '../erp/index.ts';
-import { chartSummary } from '../erp/ledger/chart-summary.ts';
-import { seedLedger } from '../erp/ledger/seed.ts';
 import { trialBalance, trialBalanceTotals } from '../erp/ledger/trial-balance.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { Logger } from '../log.ts';
-import { createPlatformClient, type PlatformClient } from '../platform/client.ts';
+import { createPlatformClient } from '../platform/client.ts';
 import { DEFAULT_CLIENT, startStub } from '../stub/index.ts';
 import { mirrorChart } from '../sync/mirror/index.ts';
 import { OBJECT_KINDS } from '../sync/objects/kinds.ts';
@@ -19,45 +16,19 @@ import { OutboxIdempotencyRecords } from '../sync/outbox/idempotency-records.ts'
 import { failureMessagesByFrequency } from '../sync/sync-ledger/summaries.ts';
 import { type DemoSummary, failureLines } from './demo-summary.ts';
 import { withRuntime } from './runtime.ts';
+import { setUpStubWorld } from './stub-world.ts';
 
 const DEMO_SCHEMA = 'ledgersync_demo';
 const DEMO_LEDGER = 'ledger_demo';
+/** Where a newcomer goes from here: the same world, synced by commands of their own shell. */
+const NEXT_STEP =
+  'Next       `npx ledgersync try` keeps a stub with this world running and points your shell at it (README "Run it against the stub yourself")';
 
 /** A fresh demo every run: its own two schemas, dropped and rebuilt. */
 async function freshSchemas(sql: Sql, log: Logger): Promise<void> {
   await sql`drop schema if exists ${sql(DEMO_SCHEMA)} cascade`;
   await sql`drop schema if exists ${sql(DEMO_LEDGER)} cascade`;
   await migrate(sql, { schema: DEMO_SCHEMA, dir: WORKER_MIGRATIONS, log });
-}
-
-async function seedWorld(
-  sql: Sql,
-  platform: PlatformClient,
-  stubUrl: string,
-): Promise<Record<string, number>> {
-  const chart = await chartSummary(sql, DEMO_LEDGER);
-  const response = await fetch(`${stubUrl}/__stub/seed`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      seed: 2026,
-      transactions: 600,
-      reimbursements: 80,
-      transfers: 20,
-      cashbacks: 20,
-      bills: 120,
-      chart: {
-        gl_accounts: chart.gl_accounts,
-        vendors: chart.vendors,
-        tax_codes: chart.tax_codes,
-        fields: chart.fields.map((f) => ({ id: f.id, options: f.options })),
-      },
-    }),
-  });
-  if (!response.ok) throw new Error(`seeding the platform stub failed: ${response.status}`);
-  const seeded = (await response.json()) as { ready: Record<string, number> };
-  await importPlatformEntities(sql, DEMO_LEDGER, (await platform.entities.list().collect()).values);
-  return seeded.ready;
 }
 
 /**
@@ -101,19 +72,24 @@ export function registerDemoCommand(program: Command): void {
         });
         try {
           say(`Platform   built-in stub at ${stub.apiUrl}`);
-          const counts = await seedLedger(sql, DEMO_LEDGER, { preset: 'small', seed: 1, log });
+          const world = await setUpStubWorld({
+            sql,
+            ledgerSchema: DEMO_LEDGER,
+            platform,
+            stubUrl: stub.url,
+            log,
+            provider: 'ledgersync built-in ledger',
+            settings: { transaction_accounting_vendor_creation_on_sync_enabled: true },
+          });
+          const counts = world.ledger;
           say(
             `ERP        built-in ledger: ${counts.accounts} GL accounts, ${counts.options} field options, ${counts.vendors} vendors`,
           );
-          const connection = await platform.connection.create({
-            remote_provider_name: 'ledgersync built-in ledger',
-            settings: { transaction_accounting_vendor_creation_on_sync_enabled: true },
-          });
           const mirror = await mirrorChart({
             sql: workerSql,
             erp,
             platform,
-            connectionId: connection.id,
+            connectionId: world.connectionId,
             log,
           });
           say(
@@ -121,7 +97,7 @@ export function registerDemoCommand(program: Command): void {
               .map(([k, s]) => `${s.created} ${k}`)
               .join(', ')} uploaded (${mirror.writeCalls} calls)`,
           );
-          const ready = await seedWorld(sql, platform, stub.url);
+          const { ready } = world;
           const kinds: DemoSummary['kinds'] = [];
           say(
             `Ready      ${Object.entries(ready)
@@ -135,7 +111,7 @@ export function registerDemoCommand(program: Command): void {
                 sql: workerSql,
                 erp,
                 platform: syncPlatformFrom(platform, log),
-                connectionId: connection.id,
+                connectionId: world.connectionId,
                 log,
               },
               kind,
@@ -163,6 +139,7 @@ export function registerDemoCommand(program: Command): void {
             reasons: failed > 0 ? await failureMessagesByFrequency(workerSql) : [],
           };
           for (const line of failureLines(failures)) say(line);
+          say(NEXT_STEP);
           if (options.json) {
             const summary: DemoSummary = {
               platform: stub.apiUrl,

@@ -2,13 +2,13 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { importPlatformEntities } from '../app/open-books.ts';
 import { serveLedgerErp } from '../erp/http/serve-command.ts';
-import { chartSummary } from '../erp/ledger/chart-summary.ts';
 import { holdsOtherBooks, seedKitBooks } from '../erp/ledger/kit-books.ts';
 import { seedLedger } from '../erp/ledger/seed.ts';
 import { formatTrialBalance, trialBalance, trialBalanceTotals } from '../erp/ledger/trial-balance.ts';
 import { EXIT } from '../exit-codes.ts';
 import { registerErpCheckCommand } from './erp-check.ts';
 import { CommandError, type Runtime, withRuntime } from './runtime.ts';
+import { seedStubWorld } from './stub-world.ts';
 import { withApp } from './with-app.ts';
 
 function preset(value: string): 'small' | 'large' {
@@ -102,33 +102,10 @@ export function registerErpCommands(program: Command): void {
     .action((options: { stubUrl: string; seed: number; transactions: number; json?: boolean }) =>
       withRuntime(async ({ sql, config }) => {
         requireLedger(config, 'seed-stub-world');
-        const chart = await chartSummary(sql, config.LEDGER_SCHEMA);
-        const response = await fetch(`${options.stubUrl}/__stub/seed`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            seed: options.seed,
-            transactions: options.transactions,
-            reimbursements: Math.ceil(options.transactions / 8),
-            transfers: 20,
-            cashbacks: 20,
-            bills: Math.ceil(options.transactions / 5),
-            chart: {
-              gl_accounts: chart.gl_accounts,
-              vendors: chart.vendors,
-              tax_codes: chart.tax_codes,
-              fields: chart.fields.map((f) => ({ id: f.id, options: f.options })),
-            },
-          }),
-        }).catch((error: Error) => {
-          throw new CommandError(
-            `the stub at ${options.stubUrl} cannot be reached: ${error.message}`,
-            EXIT.unavailable,
-          );
+        const seeded = await seedStubWorld(sql, config.LEDGER_SCHEMA, options.stubUrl, {
+          seed: options.seed,
+          transactions: options.transactions,
         });
-        if (!response.ok)
-          throw new CommandError(`the stub at ${options.stubUrl} refused the seed: HTTP ${response.status}`);
-        const seeded = (await response.json()) as { ready: Record<string, number> };
         if (options.json) process.stdout.write(`${JSON.stringify(seeded)}\n`);
         else
           process.stdout.write(

@@ -2,6 +2,7 @@ import postgres, { type Sql } from 'postgres';
 import { migrateAll } from '../../db/runner.ts';
 import { guardTransactions } from '../app/database.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { readEnvFile } from '../env-file.ts';
 import { EXIT, ExpectedFailure } from '../exit-codes.ts';
 import { provideServices, type Services } from '../infra/services.ts';
 import { onShutdown, runCleanups } from '../infra/shutdown.ts';
@@ -28,9 +29,10 @@ export interface Runtime {
   migrated: string[];
 }
 
+/** The configuration: the process environment, over the `.env` file of the working directory. */
 export function loadConfigOrExit(): Config {
   try {
-    return loadConfig();
+    return loadConfig({ ...readEnvFile(), ...process.env });
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`ledgersync: ${error.message}\n`);

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { runStubCommand } from '../stub/index.ts';
 
-function port(value: string): number {
+/** --port: a TCP port number (0 = any free port). */
+export function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535)
     throw new InvalidArgumentError('must be a port number (0-65535)');

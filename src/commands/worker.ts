@@ -40,7 +40,7 @@ interface Parts {
  * end, so the runtime's default (cleanups, then exit 128+signal) is replaced here: the worker
  * stops its parts in order and exits 0. A second signal exits at once.
  */
-function stopSignal(): Promise<NodeJS.Signals> {
+export function stopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     let received = false;
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -12,9 +12,15 @@ export interface WorkerProcess {
 }
 
 export function startWorkerProcess(args: string[], env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, [BIN, 'worker', ...args], {
+  return startCliProcess(['worker', ...args], env);
+}
+
+/** Any long-running command of the real binary, run in `cwd` (default: this process's). */
+export function startCliProcess(argv: string[], env: Record<string, string>, cwd?: string): WorkerProcess {
+  const child = spawn(process.execPath, [BIN, ...argv], {
     env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    cwd,
   });
   let text = '';
   const waiters: Array<() => void> = [];
@@ -35,7 +41,9 @@ export function startWorkerProcess(args: string[], env: Record<string, string>):
         const match = text.match(pattern);
         if (match) return match;
         if (child.exitCode !== null || Date.now() > deadline) {
-          throw new Error(`worker did not print ${pattern} (exit ${child.exitCode}):\n${text.slice(-3000)}`);
+          throw new Error(
+            `${argv[0]} did not print ${pattern} (exit ${child.exitCode}):\n${text.slice(-3000)}`,
+          );
         }
         await new Promise<void>((resolve) => {
           waiters.push(resolve);

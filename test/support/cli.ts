@@ -9,11 +9,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real binary (`node bin/ledgersync.js ...`, which is what `npx ledgersync` runs). */
+/** Runs the real binary (`node bin/ledgersync.js ...`, which is what `npx ledgersync` runs), in `cwd` if given. */
 export function runCli(
   args: string[],
   env: Record<string, string | undefined> = {},
   timeoutMs = 90_000,
+  cwd?: string,
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const merged: Record<string, string> = {};
@@ -28,6 +29,7 @@ export function runCli(
     const child = spawn(process.execPath, [BIN, ...args], {
       env: merged,
       stdio: ['ignore', 'pipe', 'pipe'],
+      cwd,
     });
     let stdout = '';
     let stderr = '';
