@@ -23,7 +23,14 @@ const key = (objectId: string, syncType: string) => `${syncType} ${objectId}`;
 
 describe('sync --dry-run predicts the real run', () => {
   it('G23, G26: per kind, every object the dry run predicts posted or failed ends so, with the same message', async () => {
-    await world.seed({ seed: 2026, transactions: 200, reimbursements: 25, transfers: 20, cashbacks: 20, bills: 40 });
+    await world.seed({
+      seed: 2026,
+      transactions: 200,
+      reimbursements: 25,
+      transfers: 20,
+      cashbacks: 20,
+      bills: 40,
+    });
     const predicted = new Map<string, string | null>();
     const failuresByKind = new Map<ObjectKindName, number>();
     for (const kind of OBJECT_KINDS) {
