@@ -4,6 +4,7 @@ import { createQueues } from '../../jobs/queues.ts';
 import { EXIT } from '../exit-codes.ts';
 import { migrationProgress } from '../sync/connection-migration/progress.ts';
 import { progressLines } from '../sync/connection-migration/report-text.ts';
+import { findExternalSyncs } from '../sync/reconcile/reconcile.ts';
 import { formatStatus } from '../sync/status/format-status.ts';
 import type { Health } from '../sync/status/health.ts';
 import { statusReport } from '../sync/status/status-report.ts';
@@ -27,8 +28,14 @@ export function registerStatusCommand(program: Command): void {
     .option('--json', 'print the report as JSON')
     .action((options: { json?: boolean }) =>
       withRuntime((runtime) =>
-        withConnection(runtime, async (_app, connectionId) => {
-          const { sql, config, services } = runtime;
+        withConnection(runtime, async (app, connectionId) => {
+          const { sql, config, services, log } = runtime;
+          // Objects synced outside ledgersync count without `reconcile` having run first: what the
+          // platform shows since the last read is recorded now (G25). A platform that does not
+          // answer leaves the count at what is already known; status still reports.
+          await findExternalSyncs(sql, app.platform, connectionId).catch((error) =>
+            log.warn({ err: error }, 'objects synced outside ledgersync could not be read from the platform'),
+          );
           // The worker's queues and heartbeats, read through the queues' own connections.
           const queues = createQueues({ redisUrl: services.redisUrl, prefix: config.QUEUE_PREFIX });
           let code: number = EXIT.ok;

@@ -119,12 +119,15 @@ export function registerSyncCommand(program: Command): void {
             for (const kind of kinds) {
               if (options.dryRun) {
                 const dry = await eachKind(kind, () =>
-                  dryRunObjects(sql, app.syncPlatform, connectionId, kind),
+                  dryRunObjects({ sql, erp: app.erp, platform: app.syncPlatform, connectionId }, kind),
                 );
                 if (!dry) continue;
                 results.push(dry);
                 out(
-                  `${kind} (dry run): ${dry.read} ready, would post ${dry.wouldPost} to the ERP, ${dry.wouldFail} would be reported failed, ${dry.alreadyKnown} already known, vendor creation for ${dry.wouldCreateVendorsFor}`,
+                  `${kind} (dry run): ${dry.read} ready, would post ${dry.wouldPost} to the ERP, ${dry.wouldFail} would be reported failed, ${dry.alreadyKnown} already known, vendor creation for ${dry.wouldCreateVendorsFor}` +
+                    (dry.erpChecked
+                      ? ''
+                      : ` (the ${app.erp.name} ERP cannot check writes without making them: its refusals are not foreseen)`),
                 );
                 for (const f of dry.sampleFailures) out(`  ${f.objectId}: ${f.message}`);
                 continue;

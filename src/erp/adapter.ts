@@ -1,5 +1,5 @@
 import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from './chart.ts';
-import type { ErpWrite, VendorInput, WriteResult } from './types.ts';
+import type { CheckResult, ErpWrite, VendorInput, WriteResult } from './types.ts';
 
 /**
  * The contract every ERP implements (the built-in ledger, and Tryton over JSON-RPC).
@@ -9,7 +9,8 @@ import type { ErpWrite, VendorInput, WriteResult } from './types.ts';
  * Reads: the chart of accounts as streams, so a 100k-item chart never sits in memory. A read
  * that fails throws an `ErpError` (errors.ts) whose category says whether to retry.
  *
- * The contract is what the sync pipeline calls, nothing more: a new ERP implements ten members.
+ * The contract is what the sync pipeline calls, nothing more: a new ERP implements ten members
+ * (and may add the optional `checkMany`, for dry runs).
  * Writes go through `postMany` (one object is a batch of one: post-one.ts), plus `createVendor`
  * for accounting-vendor creation.
  *
@@ -56,6 +57,15 @@ export interface ErpAdapter {
    * bill must already be in the ERP or earlier in the batch.
    */
   postMany(items: readonly ErpWrite[]): Promise<WriteResult[]>;
+  /**
+   * Optional: what postMany would answer for these items now, writing nothing, so a dry run
+   * (`sync <kind> --dry-run`) makes the decisions a real run makes. Same rules as postMany: one
+   * result per item in input order, each refused on its own with the refusal postMany would give,
+   * a held key answers `replayed: true`, and a payment of a bill earlier in the call is checked as
+   * if that bill were posted. Never rejects. Without it, a dry run counts every write the ERP
+   * would receive as unchecked (it cannot foresee the ERP's refusals) and says so.
+   */
+  checkMany?(items: readonly ErpWrite[]): Promise<CheckResult[]>;
 
   /** Releases what the adapter itself opened (never a pool it was given). */
   close(): Promise<void>;

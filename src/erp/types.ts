@@ -219,6 +219,22 @@ export type WriteFailure = z.infer<typeof WriteFailure>;
 export const WriteResult = z.discriminatedUnion('ok', [WriteSuccess, WriteFailure]);
 export type WriteResult = z.infer<typeof WriteResult>;
 
+/**
+ * What a write would answer now (`checkMany`, adapter.ts): a refusal as postMany would give it,
+ * or an acceptance. Nothing is written, so a new object has no reference yet.
+ */
+export const CheckResult = z.discriminatedUnion('ok', [
+  z.strictObject({
+    ok: z.literal(true),
+    kind: ObjectKind,
+    objectId: z.string().min(1),
+    /** True when the object is already in the ERP: postMany would replay it. */
+    replayed: z.boolean(),
+  }),
+  WriteFailure,
+]);
+export type CheckResult = z.infer<typeof CheckResult>;
+
 /** What the ERP holds for a platform object id, to resolve an uncertain outcome. */
 export const LookupResult = z.discriminatedUnion('found', [
   z.strictObject({

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ErpAdapter } from './adapter.ts';
 import { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from './chart.ts';
 import { ErpError, type ErpErrorInfo, integratorReference, needsIntegrator } from './errors.ts';
-import { type ErpWrite, type ObjectKind, WriteResult } from './types.ts';
+import { CheckResult, type ErpWrite, type ObjectKind, WriteResult } from './types.ts';
 
 /**
  * An ERP's answers are a boundary: this wrapper parses every chart item and write result an
@@ -35,8 +35,12 @@ async function* parsedStream<T>(source: AsyncIterable<unknown>, schema: z.ZodTyp
   }
 }
 
-function checkResult(result: unknown, input: { kind: ObjectKind; objectId: string }): WriteResult {
-  const parsed = WriteResult.safeParse(result);
+function checkResult<T extends WriteResult | CheckResult>(
+  result: unknown,
+  input: { kind: ObjectKind; objectId: string },
+  schema: z.ZodType<T>,
+): T {
+  const parsed = schema.safeParse(result);
   let problem = parsed.success ? undefined : issuesOf(parsed.error);
   if (parsed.success && (parsed.data.kind !== input.kind || parsed.data.objectId !== input.objectId)) {
     problem = `result for ${parsed.data.kind} ${parsed.data.objectId} answered ${input.kind} ${input.objectId}`;
@@ -47,11 +51,24 @@ function checkResult(result: unknown, input: { kind: ObjectKind; objectId: strin
     kind: input.kind,
     objectId: input.objectId,
     error: badAnswer('write result', problem!),
-  };
+  } as T;
+}
+
+/** One result per item, each answering its own item, or the batch is the adapter's fault. */
+async function checkedBatch<T extends WriteResult | CheckResult>(
+  items: readonly ErpWrite[],
+  results: Promise<unknown[]>,
+  schema: z.ZodType<T>,
+): Promise<T[]> {
+  const answered = await results;
+  if (answered.length !== items.length) {
+    throw new ErpError(badAnswer('batch result', `${answered.length} results for ${items.length} items`));
+  }
+  return answered.map((result, i) => checkResult(result, items[i]!, schema));
 }
 
 export function validatingAdapter(inner: ErpAdapter): ErpAdapter {
-  const one = (input: ErpWrite) => (result: WriteResult) => checkResult(result, input);
+  const one = (input: ErpWrite) => (result: WriteResult) => checkResult(result, input, WriteResult);
   return {
     name: inner.name,
     glAccounts: () => parsedStream(inner.glAccounts(), GlAccount, 'GL account'),
@@ -61,13 +78,11 @@ export function validatingAdapter(inner: ErpAdapter): ErpAdapter {
     taxRates: () => parsedStream(inner.taxRates(), TaxRate, 'tax rate'),
     taxCodes: () => parsedStream(inner.taxCodes(), TaxCode, 'tax code'),
     createVendor: (input) => inner.createVendor(input).then(one(input)),
-    async postMany(items) {
-      const results = await inner.postMany(items);
-      if (results.length !== items.length) {
-        throw new ErpError(badAnswer('batch result', `${results.length} results for ${items.length} items`));
-      }
-      return results.map((result, i) => checkResult(result, items[i]!));
-    },
+    postMany: (items) => checkedBatch(items, inner.postMany(items), WriteResult),
+    // Only where the adapter has it: a dry run without it says its writes went unchecked.
+    ...(inner.checkMany
+      ? { checkMany: (items) => checkedBatch(items, inner.checkMany!(items), CheckResult) }
+      : {}),
     close: () => inner.close(),
   };
 }

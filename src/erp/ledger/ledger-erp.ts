@@ -6,7 +6,7 @@ import { classifyThrown } from '../classify.ts';
 import type { DefaultRole } from '../core/roles.ts';
 import { ErpError } from '../errors.ts';
 import { postOne } from '../post-one.ts';
-import type { ErpWrite, LookupResult, ObjectKind, VendorInput, WriteResult } from '../types.ts';
+import type { CheckResult, ErpWrite, LookupResult, ObjectKind, VendorInput, WriteResult } from '../types.ts';
 import {
   readCustomFields,
   readFieldOptions,
@@ -15,6 +15,7 @@ import {
   readTaxRates,
   readVendors,
 } from './chart-read.ts';
+import { checkMany } from './check-many.ts';
 import { lookupPostings } from './lookup.ts';
 import { type PostManyDeps, postMany } from './post-many.ts';
 import { type LedgerTables, ledgerTables } from './tables.ts';
@@ -92,6 +93,10 @@ export class LedgerErp implements ErpAdapter {
   }
   postMany(items: readonly ErpWrite[]): Promise<WriteResult[]> {
     return postMany(this.deps, items);
+  }
+  /** What postMany would answer now, writing nothing (a dry run's decisions). */
+  checkMany(items: readonly ErpWrite[]): Promise<CheckResult[]> {
+    return checkMany(this.deps, items);
   }
   /**
    * What the ERP holds for each key, in key order. Not part of the contract (the sync resolves

@@ -37,7 +37,11 @@ function success(input: ErpWrite, row: PostingRow, replayed: boolean, opts: Batc
   };
 }
 
-function planOne(input: ErpWrite, ctx: PostingContext): { planned: Planned } | { refused: WriteResult } {
+/** Plans one write against the batch's view of the books; a refusal is a result. */
+export function planOne(
+  input: ErpWrite,
+  ctx: PostingContext,
+): { planned: Planned } | { refused: WriteResult } {
   if (input.kind === 'vendor') {
     return {
       planned: { kind: 'vendor', objectId: input.objectId, name: input.name, code: input.code ?? '' },

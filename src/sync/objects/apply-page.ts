@@ -58,6 +58,19 @@ function depth(syncType: string): number {
  */
 export async function applyPage(context: ApplyContext, items: readonly PlannedItem[]): Promise<ApplyCounts> {
   const counts: ApplyCounts = { claimed: 0, posted: 0, failed: 0, skipped: 0 };
+  await inPhases(items, (syncType, runnable) => applyPhase(context, syncType, runnable, counts));
+  return counts;
+}
+
+/**
+ * The order and the holding back of applyPage, shared with the dry run (dry-run.ts) so both make
+ * the same decisions: `run` gets each sync type's runnable items in phase order and answers their
+ * outcomes (none for an item it did not take).
+ */
+export async function inPhases(
+  items: readonly PlannedItem[],
+  run: (syncType: string, runnable: PlannedItem[]) => Promise<readonly { objectId: string; ok: boolean }[]>,
+): Promise<void> {
   const phases = new Map<string, PlannedItem[]>();
   for (const item of items) phases.set(item.syncType, [...(phases.get(item.syncType) ?? []), item]);
   const ordered = [...phases].sort(([a], [b]) => depth(a) - depth(b));
@@ -70,11 +83,10 @@ export async function applyPage(context: ApplyContext, items: readonly PlannedIt
           (i) => !inPage.get(prerequisite)?.has(i.objectId) || succeeded.get(prerequisite)?.has(i.objectId),
         )
       : phase;
-    const outcomes = await applyPhase(context, syncType, runnable, counts);
+    const outcomes = await run(syncType, runnable);
     inPage.set(syncType, new Set(phase.map((i) => i.objectId)));
     succeeded.set(syncType, new Set(outcomes.filter((o) => o.ok).map((o) => o.objectId)));
   }
-  return counts;
 }
 
 async function applyPhase(

@@ -1,67 +1,189 @@
 import type { Sql } from 'postgres';
+import type { ErpAdapter } from '../../erp/adapter.ts';
+import type { ErpWrite } from '../../erp/types.ts';
+import type { Transaction } from '../../platform/schemas/objects.ts';
+import type { SyncType } from '../../platform/schemas/syncs.ts';
 import { outcomesInOutbox } from '../sync-ledger/object-lookups.ts';
+import type { Outcome } from '../sync-ledger/outcomes.ts';
+import { inPhases } from './apply-page.ts';
 import { KIND_SPECS, type ObjectKindName } from './kinds.ts';
-import { planPage } from './plan-page.ts';
-import type { SyncPlatform } from './platform-port.ts';
+import { type PlannedItem, planPage } from './plan-page.ts';
+import type { ReadItem, SyncPlatform } from './platform-port.ts';
+import { vendorsToCreate, vendorWrite } from './vendor-creation.ts';
+
+type Failure = Extract<Outcome, { ok: false }>;
 
 export interface DryRunSummary {
   kind: ObjectKindName;
   read: number;
-  /** Writes that would go to the ERP (the ERP may still refuse some; nothing is written to learn that). */
+  /** Writes the ERP would accept (or would receive, when `erpChecked` is false). */
   wouldPost: number;
-  /** Objects that would be reported failed before reaching the ERP, with their reasons. */
+  /** Objects that would be reported failed, before the ERP or by its refusal, with their reasons. */
   wouldFail: number;
+  /** Failures by category (user_actionable, transient, needs_integrator). */
+  wouldFailByCategory: Record<string, number>;
   /** Already in the ERP or waiting in the outbox: nothing would be written again. */
   alreadyKnown: number;
+  /** Objects read that call for no write now (a bill the decision table leaves alone, G23). */
+  nothingToSync: number;
   wouldCreateVendorsFor: number;
+  /**
+   * True when the ERP checked every write as postMany would decide it (ErpAdapter.checkMany);
+   * false when the adapter cannot check, so its refusals are not foreseen.
+   */
+  erpChecked: boolean;
   sampleFailures: { objectId: string; message: string }[];
 }
 
+/** One object's predicted outcome, for a caller that wants them all. */
+export interface DryRunPrediction {
+  objectId: string;
+  syncType: SyncType;
+  outcome: { ok: true } | Failure;
+}
+
+export interface DryRunDeps {
+  sql: Sql;
+  erp: ErpAdapter;
+  platform: SyncPlatform;
+  connectionId: string;
+  onPrediction?: (prediction: DryRunPrediction) => void;
+}
+
 /**
- * What a sync of one kind would do, without writing anywhere: reads the ready objects, plans
- * their ERP writes and checks the sync ledger, but claims nothing, posts nothing to the ERP and
- * reports nothing to the platform.
+ * What a sync of one kind would do, without writing anywhere: reads the ready objects and makes
+ * the real run's decisions (sync-objects.ts processPage) on them: vendor creation's, the plan's,
+ * the ERP's (ErpAdapter.checkMany, which answers what postMany would, writing nothing) and the
+ * phases' (a bill payment waits for its bill: apply-page.ts inPhases). It claims nothing, posts
+ * nothing to the ERP, creates no vendor and reports nothing to the platform.
  */
-export async function dryRunObjects(
-  sql: Sql,
-  platform: SyncPlatform,
-  connectionId: string,
-  kind: ObjectKindName,
-): Promise<DryRunSummary> {
-  const spec = KIND_SPECS[kind];
+export async function dryRunObjects(deps: DryRunDeps, kind: ObjectKindName): Promise<DryRunSummary> {
   const summary: DryRunSummary = {
     kind,
     read: 0,
     wouldPost: 0,
     wouldFail: 0,
+    wouldFailByCategory: {},
     alreadyKnown: 0,
+    nothingToSync: 0,
     wouldCreateVendorsFor: 0,
+    erpChecked: typeof deps.erp.checkMany === 'function',
     sampleFailures: [],
   };
-  for await (const page of platform.readyPages(kind, { slices: 1 })) {
+  for await (const page of deps.platform.readyPages(kind, { slices: 1 })) {
     summary.read += page.items.length;
-    for (const item of page.items) {
-      if (
-        item.ok &&
-        (item.value as { requires_accounting_vendor_creation_to_sync?: boolean })
-          .requires_accounting_vendor_creation_to_sync
-      ) {
-        summary.wouldCreateVendorsFor++;
-      }
-    }
-    const plan = planPage(spec, page.items);
-    const ids = plan.items.map((i) => i.objectId);
-    const known = await outcomesInOutbox(sql, connectionId, ids);
-    const knownKeys = new Set(known.map((k) => `${k.sync_type}:${k.object_id}`));
-    for (const item of plan.items) {
-      if (knownKeys.has(`${item.syncType}:${item.objectId}`)) summary.alreadyKnown++;
-      else if ('write' in item) summary.wouldPost++;
-      else {
-        summary.wouldFail++;
-        if (summary.sampleFailures.length < 5)
-          summary.sampleFailures.push({ objectId: item.objectId, message: item.failure.message });
-      }
-    }
+    await dryRunPage(deps, kind, page.items, summary);
   }
   return summary;
+}
+
+async function dryRunPage(
+  deps: DryRunDeps,
+  kind: ObjectKindName,
+  items: readonly ReadItem[],
+  summary: DryRunSummary,
+): Promise<void> {
+  const spec = KIND_SPECS[kind];
+  const vendorFailures = kind === 'transactions' ? await vendorCreationFailures(deps, items, summary) : [];
+  const failedIds = new Set(vendorFailures.map((f) => f.objectId));
+  const plan = planPage(
+    spec,
+    items.filter((i) => !(i.ok && failedIds.has((i.value as { id: string }).id))),
+  );
+  summary.nothingToSync += plan.nothingToSync;
+  const planned: PlannedItem[] = [
+    ...plan.items,
+    ...vendorFailures.map((failure) => ({
+      objectId: failure.objectId,
+      syncType: spec.syncTypes[0]!,
+      failure,
+    })),
+  ];
+  const known = await outcomesInOutbox(
+    deps.sql,
+    deps.connectionId,
+    planned.map((i) => i.objectId),
+  );
+  const knownKeys = new Set(known.map((k) => `${k.sync_type}:${k.object_id}`));
+  // Writes the ERP accepted in an earlier phase: a payment is checked with its bill before it.
+  const accepted = new Map<string, ErpWrite>();
+  await inPhases(planned, async (syncType, runnable) => {
+    const due = runnable.filter((i) => {
+      if (!knownKeys.has(`${syncType}:${i.objectId}`)) return true;
+      summary.alreadyKnown++;
+      return false;
+    });
+    const outcomes = await decide(deps.erp, due, accepted);
+    for (const [index, outcome] of outcomes.entries()) {
+      const item = due[index]!;
+      deps.onPrediction?.({ objectId: item.objectId, syncType: item.syncType, outcome });
+      if (outcome.ok) {
+        summary.wouldPost++;
+        if ('write' in item) accepted.set(item.objectId, item.write);
+        continue;
+      }
+      summary.wouldFail++;
+      summary.wouldFailByCategory[outcome.category] =
+        (summary.wouldFailByCategory[outcome.category] ?? 0) + 1;
+      if (summary.sampleFailures.length < 5)
+        summary.sampleFailures.push({ objectId: item.objectId, message: outcome.message });
+    }
+    return outcomes.map((o, index) => ({ objectId: due[index]!.objectId, ok: o.ok }));
+  });
+}
+
+/** The outcome of each due item, in order: its planned failure, or the ERP's check of its write. */
+async function decide(
+  erp: ErpAdapter,
+  due: readonly PlannedItem[],
+  accepted: ReadonlyMap<string, ErpWrite>,
+): Promise<({ ok: true } | Failure)[]> {
+  const writes = due.flatMap((i) => ('write' in i ? [i.write] : []));
+  const bills = writes.flatMap((w) => {
+    const bill = w.kind === 'bill_payment' ? accepted.get(w.billObjectId) : undefined;
+    return bill?.kind === 'bill' ? [bill] : [];
+  });
+  const checked = erp.checkMany && writes.length > 0 ? await erp.checkMany([...bills, ...writes]) : [];
+  const answers = checked.slice(bills.length);
+  let next = 0;
+  return due.map((item) => {
+    if ('failure' in item) return item.failure;
+    const answer = answers[next++];
+    if (!answer || answer.ok) return { ok: true };
+    return {
+      objectId: item.objectId,
+      ok: false,
+      category: answer.error.category,
+      message: answer.error.message,
+    };
+  });
+}
+
+/**
+ * The transactions whose accounting vendor could not be created (G26): no merchant, or the ERP
+ * would refuse the vendor. A vendor the ERP would accept is not created; its transactions are
+ * checked as they stand (the real run codes them to the new vendor first).
+ */
+async function vendorCreationFailures(
+  deps: DryRunDeps,
+  items: readonly ReadItem[],
+  summary: DryRunSummary,
+): Promise<Failure[]> {
+  const transactions = items.flatMap((i) => (i.ok ? [i.value as Transaction] : []));
+  const { failures, groups } = vendorsToCreate(transactions);
+  summary.wouldCreateVendorsFor += failures.length + [...groups.values()].reduce((n, g) => n + g.length, 0);
+  if (!deps.erp.checkMany || groups.size === 0) return failures;
+  const keys = [...groups.keys()];
+  const checked = await deps.erp.checkMany(keys.map((key) => vendorWrite(key, groups.get(key)!)));
+  for (const [index, answer] of checked.entries()) {
+    if (answer.ok) continue;
+    for (const t of groups.get(keys[index]!)!)
+      failures.push({
+        objectId: t.id,
+        ok: false,
+        category: answer.error.category,
+        message: answer.error.message,
+      });
+  }
+  return failures;
 }

@@ -1,5 +1,6 @@
 import type { ErpAdapter } from '../../erp/adapter.ts';
 import { integratorReference, needsIntegrator, transient, userActionable } from '../../erp/errors.ts';
+import type { VendorInput } from '../../erp/types.ts';
 import type { Logger } from '../../log.ts';
 import { PlatformError } from '../../platform/errors.ts';
 import type { Transaction } from '../../platform/schemas/objects.ts';
@@ -40,17 +41,15 @@ function failureFrom(objectId: string, error: unknown, step: string): Failure {
 }
 
 /**
- * docs/platform.md G26 (F17, F18): a ready transaction that needs an
- * accounting vendor gets one: the vendor is created in the ERP (once per merchant, idempotent by
- * the merchant's id), uploaded to the platform, and the transaction is coded to it, because
- * uploading the vendor alone does not attach it. The transaction objects are updated in place
- * with the new MERCHANT selection, ready to be posted.
+ * The transactions that need an accounting vendor, grouped by the merchant it is created from
+ * (its key is the vendor write's object id); one without a merchant fails. Shared with the dry
+ * run, which checks the same vendor writes instead of making them.
  */
-export async function createMissingVendors(
-  context: { erp: ErpAdapter; platform: SyncPlatform; log: Logger },
-  transactions: Transaction[],
-): Promise<VendorCreationResult> {
-  const result: VendorCreationResult = { failures: [], vendorsCreated: 0 };
+export function vendorsToCreate(transactions: Transaction[]): {
+  failures: Failure[];
+  groups: Map<string, Transaction[]>;
+} {
+  const failures: Failure[] = [];
   const groups = new Map<string, Transaction[]>();
   for (const t of transactions) {
     if (t.requires_accounting_vendor_creation_to_sync !== true) continue;
@@ -61,14 +60,36 @@ export async function createMissingVendors(
         'The transaction has no merchant to create an accounting vendor from',
         'Choose an accounting vendor for it in the spend platform, then sync again',
       );
-      result.failures.push({ objectId: t.id, ok: false, category: info.category, message: info.message });
+      failures.push({ objectId: t.id, ok: false, category: info.category, message: info.message });
       continue;
     }
     groups.set(key, [...(groups.get(key) ?? []), t]);
   }
+  return { failures, groups };
+}
+
+/** The vendor write a group of transactions is given (idempotent by the merchant's key). */
+export function vendorWrite(key: string, group: readonly Transaction[]): VendorInput {
+  return { kind: 'vendor', objectId: key, name: (group[0]?.merchant_name ?? '').trim() };
+}
+
+/**
+ * docs/platform.md G26 (F17, F18): a ready transaction that needs an
+ * accounting vendor gets one: the vendor is created in the ERP (once per merchant, idempotent by
+ * the merchant's id), uploaded to the platform, and the transaction is coded to it, because
+ * uploading the vendor alone does not attach it. The transaction objects are updated in place
+ * with the new MERCHANT selection, ready to be posted.
+ */
+export async function createMissingVendors(
+  context: { erp: ErpAdapter; platform: SyncPlatform; log: Logger },
+  transactions: Transaction[],
+): Promise<VendorCreationResult> {
+  const { failures, groups } = vendorsToCreate(transactions);
+  const result: VendorCreationResult = { failures, vendorsCreated: 0 };
   for (const [key, group] of groups) {
-    const name = (group[0]?.merchant_name ?? '').trim();
-    const created = await context.erp.createVendor({ kind: 'vendor', objectId: key, name });
+    const input = vendorWrite(key, group);
+    const name = input.name;
+    const created = await context.erp.createVendor(input);
     if (!created.ok) {
       for (const t of group)
         result.failures.push({

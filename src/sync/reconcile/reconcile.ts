@@ -73,11 +73,12 @@ async function writeCursor(sql: Sql, connectionId: string, name: string, value: 
 
 /**
  * docs/platform.md G25: the platform's manual export button marks objects synced without
- * telling the integrator. Reads what the platform shows as synced since the last reconcile
+ * telling the integrator. Reads what the platform shows as synced since the last read
  * (delta reads: synced_after, bills from_created_at; cursors in Postgres), keeps the ones
- * ledgersync never reported, records them in external_syncs and returns them.
+ * ledgersync never reported, records them in external_syncs and returns the new ones. What is
+ * recorded stays listed (`unacknowledged`) until the operator acknowledges it.
  */
-export async function reconcile(
+export async function findExternalSyncs(
   sql: Sql,
   platform: PlatformClient,
   connectionId: string,
@@ -109,4 +110,45 @@ export async function reconcile(
       on conflict do nothing`;
   }
   return found;
+}
+
+/** Every object synced outside ledgersync that the operator has not acknowledged, oldest first. */
+export async function unacknowledged(sql: Sql, connectionId: string): Promise<ExternalSync[]> {
+  const rows = await sql<{ object_id: string; sync_type: SyncType; synced_at: Date | null }[]>`
+    select object_id, sync_type, synced_at from external_syncs
+     where connection_id = ${connectionId} and acknowledged_at is null
+     order by found_at, sync_type, object_id`;
+  return rows.map((r) => ({
+    objectId: r.object_id,
+    syncType: r.sync_type,
+    syncedAt: r.synced_at ? r.synced_at.toISOString() : null,
+  }));
+}
+
+/**
+ * Reads what is new on the platform, then answers everything still unacknowledged: a listing
+ * can be read any number of times.
+ */
+export async function reconcile(
+  sql: Sql,
+  platform: PlatformClient,
+  connectionId: string,
+): Promise<ExternalSync[]> {
+  await findExternalSyncs(sql, platform, connectionId);
+  return unacknowledged(sql, connectionId);
+}
+
+/** Acknowledges the given object ids (all when `objectIds` is null); answers the ids it did not find unacknowledged. */
+export async function acknowledge(
+  sql: Sql,
+  connectionId: string,
+  objectIds: readonly string[] | null,
+): Promise<{ acknowledged: number; notFound: string[] }> {
+  const rows = await sql<{ object_id: string }[]>`
+    update external_syncs set acknowledged_at = now()
+     where connection_id = ${connectionId} and acknowledged_at is null
+       ${objectIds === null ? sql`` : sql`and object_id = any(${objectIds as string[]}::text[])`}
+    returning object_id`;
+  const done = new Set(rows.map((r) => r.object_id));
+  return { acknowledged: rows.length, notFound: (objectIds ?? []).filter((id) => !done.has(id)) };
 }

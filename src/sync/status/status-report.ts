@@ -44,7 +44,7 @@ export interface StatusReport {
   /** The series the status page draws (runs, sync-button latency, outbox depth). */
   history: StatusHistory;
   kinds: KindStatus[];
-  /** Objects marked synced outside ledgersync (reconcile). */
+  /** Objects marked synced outside ledgersync and not yet acknowledged (reconcile). */
   externalSyncs: number;
   syncButton: { answered: number; open: number; expired: number; p50Ms: number | null; p99Ms: number | null };
   chart: { kind: string; mirrored: number; failing: number }[];
@@ -119,7 +119,7 @@ export async function statusReport(
   for (const kind of OBJECT_KINDS) kinds.push(await kindStatus(sql, connectionId, kind));
   const [external] = await sql<
     { n: number }[]
-  >`select count(*)::int as n from external_syncs where connection_id = ${connectionId}`;
+  >`select count(*)::int as n from external_syncs where connection_id = ${connectionId} and acknowledged_at is null`;
   const chart = await chartCounts(sql, connectionId);
   const recent = await recentActionableFailures(sql, connectionId);
   return {
