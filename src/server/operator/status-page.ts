@@ -93,7 +93,7 @@ function syncButtonAndChart(report: StatusReport): SafeHtml {
 <p id="sync-button">${b.answered} answered, ${b.open} open, ${b.expired} expired${latency}</p>
 <h2>Chart of accounts</h2>
 ${chart.length ? html`<ul id="chart">${chart}</ul>` : html`<p class="muted">Not mirrored yet.</p>`}
-<p>Synced outside ledgersync (run <code>ledgersync reconcile</code>): ${report.externalSyncs}</p>`;
+<p>Synced outside ledgersync, not yet acknowledged (<code>ledgersync reconcile</code> lists them; <code>--ack</code> acknowledges): ${report.externalSyncs}</p>`;
 }
 
 /**

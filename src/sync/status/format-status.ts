@@ -117,7 +117,7 @@ export function formatStatus(report: StatusReport): string {
     `Sync button: ${b.answered} answered, ${b.open} open, ${b.expired} expired` +
       (b.p50Ms !== null ? `; latency p50 ${b.p50Ms} ms, p99 ${b.p99Ms} ms` : ''),
     `Chart of accounts: ${report.chart.map((c) => `${c.mirrored} ${c.kind}${c.failing ? ` (${c.failing} failing)` : ''}`).join(', ') || 'not mirrored yet'}`,
-    `Synced outside ledgersync (run \`ledgersync reconcile\`): ${report.externalSyncs}`,
+    `Synced outside ledgersync, not yet acknowledged (\`ledgersync reconcile\` lists them; \`--ack\` acknowledges): ${report.externalSyncs}`,
   ];
   return parts.join('\n');
 }
