@@ -195,7 +195,9 @@ export const envSchema = z.object({
     .string()
     .min(16)
     .optional()
-    .describe('Bearer token sent to the ERP service, and required by `erp serve`; at least 16 characters. Never logged.'),
+    .describe(
+      'Bearer token sent to the ERP service, and required by `erp serve`; at least 16 characters. Never logged.',
+    ),
   ERP_HTTP_HMAC_SECRET: z
     .string()
     .min(16)
@@ -215,7 +217,9 @@ export const envSchema = z.object({
     .string()
     .min(16)
     .optional()
-    .describe('Secret for X-Svc-Webhook-Signature (at least 16 characters); set from the subscription response. Never logged.'),
+    .describe(
+      'Secret for X-Svc-Webhook-Signature (at least 16 characters); set from the subscription response. Never logged.',
+    ),
   WEBHOOK_PUBLIC_URL: url(['http:', 'https:'])
     .optional()
     .describe("Public URL of this worker's webhook route, registered with the platform."),
