@@ -44,6 +44,10 @@ async function worker(redisUrl: string): Promise<WorkerProcess> {
     // No WEBHOOK_PUBLIC_URL, no WEBHOOK_SECRET: no webhooks can arrive, which the worker says.
     WEBHOOK_PUBLIC_URL: undefined as unknown as string,
     WEBHOOK_SECRET: undefined as unknown as string,
+    // Schedules that fired long ago: nothing is overdue, so the worker runs nothing at start.
+    SCHEDULE_OBJECT_SYNC_WEEKDAYS: '0 0 1 1 *',
+    SCHEDULE_OBJECT_SYNC_WEEKENDS: '0 0 1 1 *',
+    SCHEDULE_COA_MIRROR: '0 0 1 1 *',
   });
   started.push(child);
   return child;
