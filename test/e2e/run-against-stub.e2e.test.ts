@@ -49,8 +49,10 @@ describe('README "Run it against the stub yourself"', () => {
       expect(sync.code, sync.stderr).toBe(3);
       expect(sync.stdout).toMatch(/transactions: \d+ read, [1-9]\d* posted/);
 
+      // No worker runs yet: the health banner says PROBLEM, and status exits 3 (README "Exit codes").
       const status = await cli(['status']);
-      expect(status.code, status.stderr).toBe(0);
+      expect(status.code, status.stderr).toBe(3);
+      expect(status.stdout).toContain('PROBLEM');
       expect(status.stdout).toMatch(/transactions\s+[1-9]\d*\s/);
 
       const worker = startCliProcess(['worker'], env(), dir);
