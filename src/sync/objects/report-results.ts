@@ -20,6 +20,13 @@ export interface ReportCounts {
   rejected: number;
 }
 
+/** Adds `more` to `into`: the counts of several sends make one. */
+export function addReport(into: ReportCounts, more: ReportCounts): void {
+  into.batches += more.batches;
+  into.items += more.items;
+  into.rejected += more.rejected;
+}
+
 export interface ReportContext {
   sql: Sql;
   platform: SyncPlatform;

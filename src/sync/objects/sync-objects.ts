@@ -11,7 +11,7 @@ import { planPage } from './plan-page.ts';
 import type { ReadItem, ReadOptions, SyncPlatform } from './platform-port.ts';
 import { prefetch } from './prefetch.ts';
 import { PostgresBoard, readerName } from './reading/postgres-board.ts';
-import { freezeAndSend, type ReportCounts, sendFrozen } from './report-results.ts';
+import { addReport, freezeAndSend, type ReportCounts, sendFrozen } from './report-results.ts';
 import { createMissingVendors } from './vendor-creation.ts';
 
 export interface ObjectSyncDeps {
@@ -95,12 +95,6 @@ export function emptySummary(kind: ObjectKindName): ObjectSyncSummary {
     durationMs: 0,
     busy: false,
   };
-}
-
-function addReport(into: ReportCounts, more: ReportCounts): void {
-  into.batches += more.batches;
-  into.items += more.items;
-  into.rejected += more.rejected;
 }
 
 /**

@@ -3,7 +3,7 @@ import { transient } from '../../erp/errors.ts';
 import type { Logger } from '../../log.ts';
 import type { SyncType } from '../../platform/schemas/syncs.ts';
 import type { SyncPlatform } from '../objects/platform-port.ts';
-import { freezeAndSend, type ReportCounts, sendFrozen } from '../objects/report-results.ts';
+import { addReport, freezeAndSend, type ReportCounts, sendFrozen } from '../objects/report-results.ts';
 import { claimRows } from '../sync-ledger/claims.ts';
 import { adoptKnownOutcomes, recordOutcomes, releaseLeftovers } from '../sync-ledger/outcomes.ts';
 import { hasUnansweredRows, unansweredOwnRows } from './attribute-rows.ts';
@@ -48,10 +48,7 @@ async function sendOthersFrozen(
   into: ReportCounts,
 ): Promise<void> {
   try {
-    const more = await sendFrozen(report, { syncTypes: [syncType], whenLeased: 'skip' });
-    into.batches += more.batches;
-    into.items += more.items;
-    into.rejected += more.rejected;
+    addReport(into, await sendFrozen(report, { syncTypes: [syncType], whenLeased: 'skip' }));
   } catch (error) {
     report.log.warn({ err: error, syncType }, 'a frozen result batch could not be sent by the watchdog');
   }
@@ -98,7 +95,8 @@ export async function answerUnfinished(
   const requested = await observeRequested({ sql: deps.sql, syncPlatform: platform }, scope);
   // Rows the first post answered are settled by now (acknowledged), so each row is posted once.
   const found = await answer(await unansweredOwnRows(deps.sql, scope, request.syncRequestId));
-  const reported = addCounts(known.reported, found.reported);
+  const reported = { ...known.reported };
+  addReport(reported, found.reported);
   await sendOthersFrozen(report, spec.syncType, reported);
   const failed = known.failed + found.failed;
   const adopted = known.adopted + found.adopted;
@@ -122,10 +120,6 @@ export async function answerUnfinished(
     );
   }
   return { outcome: 'answered', failed, adopted, reported };
-}
-
-function addCounts(a: ReportCounts, b: ReportCounts): ReportCounts {
-  return { batches: a.batches + b.batches, items: a.items + b.items, rejected: a.rejected + b.rejected };
 }
 
 /**

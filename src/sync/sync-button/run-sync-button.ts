@@ -4,6 +4,7 @@ import type { Logger } from '../../log.ts';
 import type { PlatformClient } from '../../platform/client.ts';
 import type { ReadPage, SyncPlatform } from '../objects/platform-port.ts';
 import { prefetch } from '../objects/prefetch.ts';
+import { addReport } from '../objects/report-results.ts';
 import { emptySummary, type ObjectSyncSummary, syncObjects } from '../objects/sync-objects.ts';
 import { adoptKnownOutcomes, releaseLeftovers } from '../sync-ledger/outcomes.ts';
 import { keepItems, pageObjectIds, withReadPages } from './adopting-platform.ts';
@@ -110,9 +111,7 @@ function addSummary(into: ObjectSyncSummary, more: ObjectSyncSummary): void {
     'vendorsCreated',
   ] as const)
     into[key] += more[key];
-  into.reported.batches += more.reported.batches;
-  into.reported.items += more.reported.items;
-  into.reported.rejected += more.reported.rejected;
+  addReport(into.reported, more.reported);
 }
 
 /**
