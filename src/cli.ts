@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { registerConnectCommand } from './commands/connect.ts';
 import { registerConnectionCommands } from './commands/connection.ts';
 import { registerDbCommands } from './commands/db.ts';
 import { registerDemoCommand } from './commands/demo.ts';
@@ -42,6 +43,7 @@ registerWorkerCommand(program);
 registerReplayCommand(program);
 registerStatusCommand(program);
 registerConnectionCommands(program);
+registerConnectCommand(program);
 registerStubCommand(program, () => loadConfigOrExit().STUB_PORT);
 registerTryCommand(program, () => loadConfigOrExit().STUB_PORT);
 

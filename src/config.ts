@@ -61,6 +61,19 @@ const url = (protocols: string[]) =>
     { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
   );
 
+/** docs/platform.md F44: an HTTPS redirect URI, or a loopback one for development. */
+function isRedirectUri(value: string): boolean {
+  try {
+    const u = new URL(value);
+    if (u.hash) return false;
+    return (
+      u.protocol === 'https:' || (u.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(u.hostname))
+    );
+  } catch {
+    return false;
+  }
+}
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development').describe('Runtime mode.'),
   LOG_LEVEL: z
@@ -81,6 +94,39 @@ export const envSchema = z.object({
       'accounting:read accounting:write transactions:read reimbursements:read transfers:read cashbacks:read bills:read entities:read vendors:read vendors:write',
     )
     .describe('Space-separated scopes requested with the token.'),
+  PLATFORM_GRANT: z
+    .enum(['client_credentials', 'authorization_code'])
+    .default('client_credentials')
+    .describe(
+      "How the worker gets its access token (docs/platform.md G5): `client_credentials` for the business's own app, `authorization_code` for a third-party integration the business consents to once with `ledgersync connect`.",
+    ),
+  PLATFORM_REDIRECT_URI: z
+    .string()
+    .refine(isRedirectUri, {
+      message:
+        'must be an https:// URL, or http://localhost or http://127.0.0.1 with a port (docs/platform.md F44)',
+    })
+    .optional()
+    .describe(
+      "Where the platform sends the business back after consent (PLATFORM_GRANT=authorization_code), registered in the app's configuration: http://localhost:<port>/… for `connect` on this machine, or `https://<worker>/oauth/callback`.",
+    ),
+  PLATFORM_AUTHORIZE_URL: url(['http:', 'https:'])
+    .optional()
+    .describe(
+      "The platform's consent page (docs/platform.md F44). Unset: `/oauth/authorize` on PLATFORM_BASE_URL's host.",
+    ),
+  TOKEN_ENCRYPTION_KEY: z
+    .string()
+    .optional()
+    .describe(
+      'Key the stored refresh and access tokens are encrypted with (AES-256-GCM): 32 bytes in base64 (`openssl rand -base64 32`); required with PLATFORM_GRANT=authorization_code. Never logged.',
+    ),
+  TOKEN_ENCRYPTION_OLD_KEYS: z
+    .string()
+    .optional()
+    .describe(
+      'Earlier TOKEN_ENCRYPTION_KEY values, comma-separated: stored tokens are still read with them and re-encrypted with the current key at the next renewal. Never logged.',
+    ),
   PLATFORM_CONNECTION_ID: z
     .string()
     .min(1)
@@ -263,6 +309,9 @@ function crossFieldProblems(env: Env): string[] {
   const problems: string[] = [];
   if (env.PLATFORM_BASE_URL && !(env.PLATFORM_CLIENT_ID && env.PLATFORM_CLIENT_SECRET)) {
     problems.push('PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET: required when PLATFORM_BASE_URL is set');
+  }
+  if (env.PLATFORM_GRANT === 'authorization_code' && !env.PLATFORM_REDIRECT_URI) {
+    problems.push('PLATFORM_REDIRECT_URI: required when PLATFORM_GRANT=authorization_code');
   }
   if (env.ERP === 'tryton') {
     for (const key of ['TRYTON_URL', 'TRYTON_DATABASE', 'TRYTON_USER', 'TRYTON_PASSWORD'] as const) {

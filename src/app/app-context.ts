@@ -17,6 +17,7 @@ import {
   type PlatformClient,
   type PlatformClientOptions,
 } from '../platform/client.ts';
+import { TokenCipher } from '../platform/grant/token-cipher.ts';
 import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
 import type { SyncPlatform } from '../sync/objects/platform-port.ts';
 import { OutboxIdempotencyRecords } from '../sync/outbox/idempotency-records.ts';
@@ -109,6 +110,9 @@ export function createAppContext(options: {
   const { config, log } = options;
   // Transactions that survive a database restart (src/app/database.ts); the same pool otherwise.
   const sql = guardTransactions(options.sql);
+  // Checked before any connection opens: a missing or malformed key is a one-line refusal.
+  const grant =
+    config.PLATFORM_GRANT === 'authorization_code' ? { sql, cipher: tokenCipherFrom(config) } : null;
   const role = options.redisRole ?? 'worker';
   const redis = new Redis(
     options.redisUrl,
@@ -125,6 +129,8 @@ export function createAppContext(options: {
     keyPrefix: `${config.QUEUE_PREFIX}:platform`,
     // Beside the outbox, in this database: never a record of another world's sends (F15).
     idempotency: new OutboxIdempotencyRecords(sql, options.endpoint.baseUrl),
+    // The Authorization Code grant's tokens live encrypted in this database (src/platform/grant/).
+    ...(grant ? { grant } : {}),
     limiter: {
       max: config.RATE_LIMIT_MAX,
       windowMs: config.RATE_LIMIT_WINDOW_MS,
@@ -148,6 +154,11 @@ export function createAppContext(options: {
       await closeRedis(redis);
     },
   };
+}
+
+/** The cipher of the stored tokens; a missing or malformed key stops here (exit 78, one line). */
+export function tokenCipherFrom(config: Config): TokenCipher {
+  return TokenCipher.fromConfig(config.TOKEN_ENCRYPTION_KEY, config.TOKEN_ENCRYPTION_OLD_KEYS);
 }
 
 function erpConfigFrom(config: Config, sql: Sql): ErpConfig {

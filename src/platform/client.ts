@@ -1,7 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import { Redis } from 'ioredis';
+import type { Sql } from 'postgres';
 import { type Logger, silentLogger } from '../log.ts';
 import { DEFAULT_RETRY, type RetryOptions } from './backoff.ts';
+import { GrantRenewal } from './grant/grant-renewal.ts';
+import { exchangeCode, type GrantAnswer } from './grant/grant-token-request.ts';
+import type { TokenCipher } from './grant/token-cipher.ts';
 import {
   HttpTransport,
   type PlatformAttemptEvent,
@@ -55,6 +59,11 @@ export interface PlatformClientOptions {
   idempotencyTtlDays?: number;
   /** Told about every HTTP attempt (method, path, status, duration, permit wait): for metrics. */
   observe?: (event: PlatformAttemptEvent) => void;
+  /**
+   * The Authorization Code grant (docs/platform.md F45, F46): the access token comes from the
+   * consent stored in this database, renewed there; absent: client credentials (F1).
+   */
+  grant?: { sql: Sql; cipher: TokenCipher };
 }
 
 export type { PlatformAttemptEvent };
@@ -97,7 +106,10 @@ function buildClient(options: PlatformClientOptions) {
   const scopes =
     typeof options.scopes === 'string' ? options.scopes.split(/\s+/).filter(Boolean) : options.scopes;
   const credentials = { clientId: options.clientId, clientSecret: options.clientSecret, scopes };
-  const tokens = new TokenCache(() => requestToken(transport, credentials, log));
+  const renewal = options.grant ? new GrantRenewal({ ...options.grant, transport, credentials, log }) : null;
+  const tokens = new TokenCache((rejected) =>
+    renewal ? renewal.accessToken(rejected) : requestToken(transport, credentials, log),
+  );
   const records =
     options.idempotency ??
     new RedisIdempotencyRecords(redis, keyPrefix, options.idempotencyTtlDays ?? DEFAULT_IDEMPOTENCY_TTL_DAYS);
@@ -124,6 +136,10 @@ function buildClient(options: PlatformClientOptions) {
      */
     async authenticate(): Promise<void> {
       await tokens.get();
+    },
+    /** The Authorization Code grant's code, exchanged for the consent's tokens (F45). */
+    exchangeCode(consent: { code: string; redirectUri: string; codeVerifier: string }): Promise<GrantAnswer> {
+      return exchangeCode(transport, credentials, consent, log);
     },
     stats(): PlatformClientStats {
       return { limiter: limiter.stats(), tokensIssued: tokens.issuedCount };

@@ -14,6 +14,11 @@ export interface IssuedToken {
   accessToken: string;
   /** Seconds the token lives; null when the platform gave no positive lifetime (F40). */
   expiresInS: number | null;
+  /**
+   * When to renew, if the issuer decides (the Authorization Code grant's stored token, renewed by
+   * its own rule); otherwise from `expiresInS` and the cache's options.
+   */
+  renewAtMs?: number;
 }
 
 export interface TokenCacheOptions {
@@ -33,7 +38,8 @@ export class TokenCache {
   private issued = 0;
 
   constructor(
-    private readonly issue: () => Promise<IssuedToken>,
+    /** `rejected`: the token the platform just refused as expired, when that is why. */
+    private readonly issue: (rejected?: string) => Promise<IssuedToken>,
     options: TokenCacheOptions = {},
   ) {
     this.refreshShare = options.refreshShare ?? 0.1;
@@ -55,7 +61,7 @@ export class TokenCache {
     if (this.inFlight) return this.inFlight;
     if (this.current && this.current.token !== rejected) return Promise.resolve(this.current.token);
     this.current = null;
-    return this.renew();
+    return this.renew(rejected);
   }
 
   /** Tokens issued to this cache so far (for metrics and tests). */
@@ -63,14 +69,14 @@ export class TokenCache {
     return this.issued;
   }
 
-  private renew(): Promise<string> {
+  private renew(rejected?: string): Promise<string> {
     if (this.inFlight) return this.inFlight;
-    const flight = this.issue()
-      .then(({ accessToken, expiresInS }) => {
+    const flight = this.issue(rejected)
+      .then(({ accessToken, expiresInS, renewAtMs }) => {
         // F40: no positive lifetime, so renew at once: only the callers of this flight use it.
         const lifetimeMs = expiresInS !== null && expiresInS > 0 ? expiresInS * 1000 : 0;
         const early = Math.min(this.maxEarlyMs, lifetimeMs * this.refreshShare);
-        this.current = { token: accessToken, renewAt: this.now() + lifetimeMs - early };
+        this.current = { token: accessToken, renewAt: renewAtMs ?? this.now() + lifetimeMs - early };
         this.issued++;
         return accessToken;
       })

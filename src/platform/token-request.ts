@@ -23,12 +23,18 @@ export async function requestToken(
 ): Promise<IssuedToken> {
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
   if (credentials.scopes.length > 0) form.set('scope', credentials.scopes.join(' '));
-  const basic = Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64');
-  const response = await transport.postForm('/token', form, `Basic ${basic}`);
+  const response = await transport.postForm('/token', form, basicAuthorization(credentials));
   const token = parseBody(TokenResponse, response.body, 'POST /token', response.traceId);
   const granted = new Set(parseScopes(token.scope));
   const missing = credentials.scopes.filter((scope) => !granted.has(scope));
   if (granted.size > 0 && missing.length > 0) log.warn({ missing }, 'platform token lacks requested scopes');
   log.info({ expiresInS: token.expires_in, scopes: granted.size }, 'platform token issued');
   return { accessToken: token.access_token, expiresInS: token.expires_in };
+}
+
+/** F1: the client authenticates every token call with HTTP Basic (id:secret). */
+export function basicAuthorization(
+  credentials: Pick<ClientCredentials, 'clientId' | 'clientSecret'>,
+): string {
+  return `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64')}`;
 }
