@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { BUSINESS_TOKEN_PREFIX, DEFAULT_TOKEN_TTL_S, parseScopes } from '../platform/schemas/auth.ts';
 import { ApiError } from './core/errors.ts';
 import type { TokenInfo } from './core/router.ts';
+import { AuthorizationCodes } from './oauth/codes.ts';
+import { type OAuthConfig, OAuthGrants } from './oauth/grants.ts';
 
 /**
  * OAuth clients and the tokens they were issued (docs/platform.md F1, G5).
@@ -42,13 +44,32 @@ export const DEFAULT_CLIENT = {
 export class AuthStore {
   private readonly clients = new Map<string, ClientRecord>();
   private readonly tokens = new Map<string, TokenInfo>();
+  /** Authorization Code grant (docs/platform.md F44–F46). */
+  readonly codes: AuthorizationCodes;
+  readonly grants: OAuthGrants;
 
-  constructor(private readonly now: () => number) {
+  constructor(
+    private readonly now: () => number,
+    oauthConfig: () => OAuthConfig,
+  ) {
+    this.codes = new AuthorizationCodes(now);
+    this.grants = new OAuthGrants(now, oauthConfig);
     this.addDefaultClient();
   }
 
   addClient(clientId: string, clientSecret: string, scopes: string[], tokenTtlS = DEFAULT_TOKEN_TTL_S): void {
     this.clients.set(clientId, { clientId, clientSecret, scopes: new Set(scopes), tokenTtlS });
+  }
+
+  /** A registered client by id (the authorization endpoint checks it before any secret is shown). */
+  clientById(clientId: string | undefined): ClientRecord | undefined {
+    return clientId ? this.clients.get(clientId) : undefined;
+  }
+
+  /** The client whose id and secret both match, else undefined (F1). */
+  verifyClient(clientId: string | undefined, clientSecret: string | undefined): ClientRecord | undefined {
+    const client = this.clientById(clientId);
+    return client && client.clientSecret === clientSecret ? client : undefined;
   }
 
   /** F1: checks the client and grants the requested scopes, which may not exceed the client's. */
@@ -62,10 +83,8 @@ export class AuthStore {
     expires_in: number;
     scope: string;
   } {
-    const client = clientId ? this.clients.get(clientId) : undefined;
-    if (!client || client.clientSecret !== clientSecret) {
-      throw new ApiError('DEVELOPER_7002', 'invalid client credentials');
-    }
+    const client = this.verifyClient(clientId, clientSecret);
+    if (!client) throw new ApiError('DEVELOPER_7002', 'invalid client credentials');
     // docs/platform.md G5: no scope requested = a token with no scopes.
     const requested = parseScopes(scope);
     const refused = requested.filter((s) => !client.scopes.has(s));
@@ -92,7 +111,8 @@ export class AuthStore {
   authenticate(authorization: string | undefined): TokenInfo {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) throw new ApiError('DEVELOPER_7002', 'missing or malformed bearer token');
-    const info = this.tokens.get(match[1]!);
+    // A grant's token answers 7002 once revoked and counts as used (docs/platform.md F46).
+    const info = this.tokens.get(match[1]!) ?? this.grants.accessToken(match[1]!);
     if (!info) throw new ApiError('DEVELOPER_7002', 'unknown bearer token');
     if (this.now() >= info.expiresAt) throw new ApiError('DEVELOPER_7028', 'access token expired');
     return info;
@@ -111,6 +131,8 @@ export class AuthStore {
   reset(): void {
     this.clients.clear();
     this.tokens.clear();
+    this.codes.reset();
+    this.grants.reset();
     this.addDefaultClient();
   }
 

@@ -28,6 +28,8 @@ export const RouteFault = z.strictObject({
   error_rate: Rate.optional(),
   error_status: z.union([z.literal(500), z.literal(502), z.literal(503)]).optional(),
   latency_ms: z.number().min(0).optional(),
+  /** The request takes effect, then its answer waits this long (a slow answer to an applied change). */
+  latency_after_commit_ms: z.number().min(0).optional(),
   rate_limit_rate: Rate.optional(),
   timeout_rate: Rate.optional(),
   drop_after_commit_rate: Rate.optional(),
@@ -76,6 +78,8 @@ export type FaultsConfig = z.infer<typeof FaultsConfig>;
 
 export interface FaultDecision {
   latencyMs: number;
+  /** Waited after the handler ran, before the answer (`latency_after_commit_ms`). */
+  latencyAfterCommitMs: number;
   action: FaultAction | null;
 }
 
@@ -119,6 +123,7 @@ export class Faults {
   decide(method: string, pattern: string, path: string, now: number): FaultDecision {
     const matches = (key: string) => routeKeyMatches(key, method, pattern, path);
     let latencyMs = 0;
+    let latencyAfterCommitMs = 0;
     let action: FaultAction | null = null;
     const once = this.once.find((o) => o.left > 0 && matches(o.route));
     if (once) {
@@ -132,6 +137,7 @@ export class Faults {
     for (const [key, fault] of Object.entries(this.config.routes)) {
       if (!matches(key)) continue;
       latencyMs += fault.latency_ms ?? 0;
+      latencyAfterCommitMs += fault.latency_after_commit_ms ?? 0;
       if (action) continue;
       if (this.rng.chance(fault.rate_limit_rate ?? 0)) action = 'rate_limit';
       else if (this.rng.chance(fault.timeout_rate ?? 0)) action = 'timeout';
@@ -142,7 +148,7 @@ export class Faults {
       else if (this.rng.chance(fault.drop_before_rate ?? 0)) action = 'drop_before';
       else if (this.rng.chance(fault.stall_rate ?? 0)) action = 'stall';
     }
-    return { latencyMs, action };
+    return { latencyMs, latencyAfterCommitMs, action };
   }
 
   /** Webhook disorder dice (F21: duplicates and out-of-order deliveries). */

@@ -79,7 +79,7 @@ export async function handlePlatform(
   };
   const raw = await readRawBody(req);
   const fault = await passGates(state, arrival, stopping);
-  if (fault) await runRoute(state, arrival, req, url, raw, fault);
+  if (fault) await runRoute(state, arrival, req, url, raw, fault, stopping);
 }
 
 /** Rate limit, faults and latency; returns the fault decision, or null when already answered. */
@@ -146,6 +146,7 @@ async function runRoute(
   url: URL,
   raw: Buffer,
   fault: FaultDecision,
+  stopping: AbortSignal,
 ): Promise<void> {
   const def = arrival.match!.def;
   const ctx: RouteContext = {
@@ -180,6 +181,7 @@ async function runRoute(
       );
     }
     const reply = await def.handler(ctx);
+    await sleep(fault.latencyAfterCommitMs, stopping);
     // The effect is applied either way; the client never hears of it (an uncertain outcome).
     if (fault.action === 'drop_after_commit') return arrival.drop();
     if (fault.action === 'timeout_after_commit') {

@@ -4,12 +4,14 @@ import { API_PREFIX, TRACE_ID_HEADER } from '../platform/schemas/common.ts';
 import { errorBody } from './core/errors.ts';
 import { parseBody, readRawBody, sendJson } from './core/http.ts';
 import { type Method, queryObject, Router } from './core/router.ts';
+import { AUTHORIZE_PATH, handleAuthorize } from './oauth/authorize.ts';
 import { buildOpenApi } from './openapi.ts';
 import { handlePlatform, toApiError } from './pipeline.ts';
 import { accountingVendorRoutes } from './routes/accounting-vendors.ts';
 import { authRoutes } from './routes/auth.ts';
 import { connectionRoutes } from './routes/connection.ts';
 import { controlConfigRoutes } from './routes/control-config.ts';
+import { controlOAuthRoutes } from './routes/control-oauth.ts';
 import { controlObserveRoutes } from './routes/control-observe.ts';
 import { controlWorldRoutes } from './routes/control-world.ts';
 import { entityRoutes } from './routes/entities.ts';
@@ -23,7 +25,8 @@ import type { StubState } from './state.ts';
 
 /**
  * The stub's HTTP server on node:http: platform routes under /developer/v1 (rate limited,
- * authenticated, fault-injected), control routes under /__stub (none of that), /openapi.json.
+ * authenticated, fault-injected), control routes under /__stub (none of that), /openapi.json,
+ * and the authorization endpoint /oauth/authorize (docs/platform.md F44).
  * Every response carries x-trace-id (docs/platform.md F2).
  */
 
@@ -43,7 +46,12 @@ export function platformRouter(): Router {
 }
 
 export function controlRouter(): Router {
-  return new Router().add(...controlWorldRoutes, ...controlObserveRoutes, ...controlConfigRoutes);
+  return new Router().add(
+    ...controlWorldRoutes,
+    ...controlObserveRoutes,
+    ...controlConfigRoutes,
+    ...controlOAuthRoutes,
+  );
 }
 
 export interface StubServer {
@@ -72,6 +80,7 @@ export function createStubServer(state: StubState): StubServer {
     }
     if (path === '/__stub' || path.startsWith('/__stub/'))
       work = handleControl(state, control, req, res, url);
+    else if (path === AUTHORIZE_PATH) work = handleAuthorize(state, req, res, url);
     else if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
       work = handlePlatform(state, platform, req, res, url, stopping.signal);
     } else {

@@ -5,6 +5,7 @@ import { notFound } from './core/errors.ts';
 import type { ObjectKind } from './core/ids.ts';
 import { Effects } from './effects.ts';
 import { Faults } from './faults.ts';
+import { DEFAULT_OAUTH_CONFIG, type OAuthConfig } from './oauth/grants.ts';
 import { IdempotencyStore } from './rules/idempotency.ts';
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, RateLimiter } from './rules/rate-limit.ts';
 import { SyncRequests } from './rules/sync-window.ts';
@@ -34,6 +35,8 @@ export interface StubConfig {
    * `201 {sync_id}` only, without the platform guide's per-item `results` (effects unchanged).
    */
   publishedAnswers: boolean;
+  /** Authorization Code grant: lifetimes, refresh reuse grace, registered redirect URIs (docs/platform.md F44–F46). */
+  oauth: OAuthConfig;
 }
 
 export const DEFAULT_CONFIG: StubConfig = {
@@ -45,6 +48,7 @@ export const DEFAULT_CONFIG: StubConfig = {
   webhookTimeoutMs: 10_000,
   syncWindowMs: 5 * 60_000,
   publishedAnswers: false,
+  oauth: DEFAULT_OAUTH_CONFIG,
 };
 
 /** The whole in-memory platform: everything a route reads or changes. */
@@ -67,7 +71,10 @@ export class StubState {
     this.clock = new StubClock(options.now);
     this.log = options.log ?? silentLogger;
     this.config = { ...DEFAULT_CONFIG, ...options.config };
-    this.auth = new AuthStore(() => this.clock.now());
+    this.auth = new AuthStore(
+      () => this.clock.now(),
+      () => this.config.oauth,
+    );
     this.effects = new Effects((kind, index) => this.world.idOf(kind, index));
     this.rateLimiter = new RateLimiter(this.config.rateLimit);
     this.webhooks = new WebhookHub({

@@ -22,6 +22,15 @@ const ConfigRequest = z.strictObject({
   sync_window_ms: z.number().min(1).optional(),
   /** docs/platform.md F33: POST /accounting/syncs answers `{sync_id}` only. */
   published_answers: z.boolean().optional(),
+  /** Authorization Code grant (docs/platform.md F44–F46); fields left out keep their value. */
+  oauth: z
+    .strictObject({
+      access_ttl_s: z.number().int().min(1).optional(),
+      refresh_ttl_s: z.number().int().min(1).nullable().optional(),
+      reuse_grace_s: z.number().min(0).optional(),
+      redirect_uris: z.array(z.url()).optional(),
+    })
+    .optional(),
 });
 
 const ClockRequest = z.strictObject({ advance_ms: z.number().min(0) });
@@ -49,7 +58,7 @@ export const controlConfigRoutes: RouteDef[] = [
     path: '/__stub/config',
     scope: null,
     summary:
-      'Change tunables: rate limit, latency, 504 threshold, webhook backoff, sync window, published answers',
+      'Change tunables: rate limit, latency, 504 threshold, webhook backoff, sync window, published answers, oauth',
     handler(ctx) {
       const c = parseRequest(ConfigRequest, ctx.body ?? {});
       const config = ctx.state.config;
@@ -65,6 +74,15 @@ export const controlConfigRoutes: RouteDef[] = [
       if (c.webhook_timeout_ms !== undefined) config.webhookTimeoutMs = c.webhook_timeout_ms;
       if (c.sync_window_ms !== undefined) config.syncWindowMs = c.sync_window_ms;
       if (c.published_answers !== undefined) config.publishedAnswers = c.published_answers;
+      if (c.oauth) {
+        const o = c.oauth;
+        config.oauth = {
+          accessTtlS: o.access_ttl_s ?? config.oauth.accessTtlS,
+          refreshTtlS: o.refresh_ttl_s !== undefined ? o.refresh_ttl_s : config.oauth.refreshTtlS,
+          reuseGraceS: o.reuse_grace_s ?? config.oauth.reuseGraceS,
+          redirectUris: o.redirect_uris ?? config.oauth.redirectUris,
+        };
+      }
       return ok(config);
     },
   },
