@@ -4,6 +4,7 @@ import type { MirrorSummary } from '../src/sync/mirror/index.ts';
 import type { ObjectSyncSummary } from '../src/sync/objects/sync-objects.ts';
 import { processCoaMirror } from './coa-mirror.ts';
 import { enqueueCoalescedSync } from './enqueue.ts';
+import { PAUSED_FOR_GRANT, pausedForGrant } from './grant-pause.ts';
 import { processObjectSync } from './object-sync.ts';
 import type { SyncObjectsPayload } from './payloads.ts';
 import type { Queues } from './queues.ts';
@@ -12,7 +13,8 @@ export const SKIPPED_RUNNING = 'skipped: already running';
 
 export type ObjectSyncJobResult =
   | { outcome: 'synced'; summary: ObjectSyncSummary }
-  | { outcome: typeof SKIPPED_RUNNING; kind: string; followUp: boolean };
+  | { outcome: typeof SKIPPED_RUNNING; kind: string; followUp: boolean }
+  | { outcome: typeof PAUSED_FOR_GRANT; kind: string; reason: string };
 
 /**
  * One object sync job. Only one sync of a kind per connection runs at a time across every
@@ -26,6 +28,9 @@ export async function runObjectSyncJob(
   queues: Queues,
   options: { busyRetryMs: number },
 ): Promise<ObjectSyncJobResult> {
+  const kind = String((job.data as { kind?: unknown }).kind ?? 'objects');
+  const paused = await pausedForGrant(job, app, kind);
+  if (paused) return { outcome: PAUSED_FOR_GRANT, kind, reason: paused };
   const summary = await processObjectSync(job, app);
   if (!summary.busy) return { outcome: 'synced', summary };
   // processObjectSync parsed the payload: it is valid here.
@@ -39,9 +44,12 @@ export async function runObjectSyncJob(
 
 export type CoaMirrorJobResult =
   | { outcome: 'mirrored'; summary: MirrorSummary }
-  | { outcome: typeof SKIPPED_RUNNING; kind: 'coa'; followUp: false };
+  | { outcome: typeof SKIPPED_RUNNING; kind: 'coa'; followUp: false }
+  | { outcome: typeof PAUSED_FOR_GRANT; kind: 'coa'; reason: string };
 
 export async function runCoaMirrorJob(job: Job, app: AppContext): Promise<CoaMirrorJobResult> {
+  const paused = await pausedForGrant(job, app, 'coa');
+  if (paused) return { outcome: PAUSED_FOR_GRANT, kind: 'coa', reason: paused };
   const summary = await processCoaMirror(job, app);
   if (summary.busy) return { outcome: SKIPPED_RUNNING, kind: 'coa', followUp: false };
   return { outcome: 'mirrored', summary };

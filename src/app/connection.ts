@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import { EXIT, ExpectedFailure } from '../exit-codes.ts';
 import { type Logger, silentLogger } from '../log.ts';
 import type { PlatformClient } from '../platform/client.ts';
+import { GrantUnusableError } from '../platform/grant/grant-errors.ts';
 import { followSwitch } from '../sync/connection-migration/switch.ts';
 
 /**
@@ -54,4 +55,26 @@ export async function resolveConnection(
     );
   }
   return followed.connectionId;
+}
+
+/**
+ * resolveConnection, except when the Authorization Code grant is unusable (revoked, or no consent
+ * yet): then the connection last synced (PLATFORM_CONNECTION_ID, else the last active one
+ * recorded), so the worker and `status` still run and say the business must reconnect. With no
+ * connection ever recorded, the grant's failure stands.
+ */
+export async function connectionDespiteGrant(
+  app: { platform: PlatformClient; sql: Sql; log?: Logger },
+  configured?: string,
+): Promise<string> {
+  try {
+    return await resolveConnection(app.platform, app.sql, configured, app.log);
+  } catch (error) {
+    if (!(error instanceof GrantUnusableError)) throw error;
+    if (configured) return configured;
+    const [known] = await app.sql<{ id: string }[]>`
+      select id from connections order by is_active desc, created_at desc limit 1`;
+    if (!known) throw error;
+    return known.id;
+  }
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { latestMigrationJob } from '../../jobs/connection-migration.ts';
 import { createQueues } from '../../jobs/queues.ts';
+import { connectionDespiteGrant } from '../app/connection.ts';
 import { EXIT } from '../exit-codes.ts';
 import { migrationProgress } from '../sync/connection-migration/progress.ts';
 import { progressLines } from '../sync/connection-migration/report-text.ts';
@@ -9,7 +10,7 @@ import { formatStatus } from '../sync/status/format-status.ts';
 import type { Health } from '../sync/status/health.ts';
 import { statusReport } from '../sync/status/status-report.ts';
 import { withRuntime } from './runtime.ts';
-import { withConnection } from './with-app.ts';
+import { withApp } from './with-app.ts';
 
 /**
  * A script can tell a PROBLEM banner without reading it: the report is complete, but what it
@@ -28,8 +29,10 @@ export function registerStatusCommand(program: Command): void {
     .option('--json', 'print the report as JSON')
     .action((options: { json?: boolean }) =>
       withRuntime((runtime) =>
-        withConnection(runtime, async (app, connectionId) => {
+        withApp(runtime, async (app) => {
           const { sql, config, services, log } = runtime;
+          // A revoked consent is what status must show, not a reason to stop (README "Exit codes").
+          const connectionId = await connectionDespiteGrant(app, config.PLATFORM_CONNECTION_ID);
           // Objects synced outside ledgersync count without `reconcile` having run first: what the
           // platform shows since the last read is recorded now (G25). A platform that does not
           // answer leaves the count at what is already known; status still reports.
@@ -40,7 +43,12 @@ export function registerStatusCommand(program: Command): void {
           const queues = createQueues({ redisUrl: services.redisUrl, prefix: config.QUEUE_PREFIX });
           let code: number = EXIT.ok;
           try {
-            const report = await statusReport(sql, connectionId, { queues: queues.all() });
+            const report = await statusReport(sql, connectionId, {
+              queues: queues.all(),
+              ...(config.PLATFORM_GRANT === 'authorization_code' && config.PLATFORM_CLIENT_ID
+                ? { grantClientId: config.PLATFORM_CLIENT_ID }
+                : {}),
+            });
             // Where the latest connection migration stands, and the job that runs it.
             const migration = await migrationProgress(sql, {
               job: () => latestMigrationJob(queues.migration),

@@ -5,7 +5,8 @@ import { createQueues, type Queues } from '../../jobs/queues.ts';
 import { type RunningSchedules, schedulesFromConfig, startSchedules } from '../../jobs/schedules.ts';
 import { type RunningWorkers, startWorkers } from '../../jobs/worker.ts';
 import { type AppContext, createAppContext, endpointFromConfig } from '../app/app-context.ts';
-import { resolveConnection } from '../app/connection.ts';
+import { connectionDespiteGrant } from '../app/connection.ts';
+import { consentSettingsFrom } from '../app/consent-settings.ts';
 import { EXIT } from '../exit-codes.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { listenFailure } from '../server/listen-failure.ts';
@@ -91,7 +92,9 @@ async function start(runtime: Runtime, options: WorkerOptions, parts: Parts): Pr
     observe: metrics.observePlatform,
   });
   parts.app = app;
-  const connectionId = await resolveConnection(app.platform, app.sql, config.PLATFORM_CONNECTION_ID);
+  // A consent the business revoked (or not given yet) leaves the worker up on the connection it
+  // knew: schedules pause, status says to reconnect, and /oauth/callback can take the new consent.
+  const connectionId = await connectionDespiteGrant(app, config.PLATFORM_CONNECTION_ID);
   metrics.watchDatabase({ sql: app.sql, connectionId, log });
   const connection = { redisUrl: services.redisUrl, prefix: config.QUEUE_PREFIX };
   const queues = createQueues(connection);
@@ -144,7 +147,18 @@ async function startHttp(
   const { config, log } = app;
   const secrets = webhookSecrets(app.sql, config.WEBHOOK_SECRET);
   const operator = { token: config.OPERATOR_TOKEN, metrics };
-  const deps = { sql: app.sql, redis: app.redis, queues, connectionId, log, secrets, operator };
+  const consent =
+    config.PLATFORM_GRANT === 'authorization_code'
+      ? {
+          consent: {
+            settings: consentSettingsFrom(config, app.sql),
+            exchange: (c: { code: string; redirectUri: string; codeVerifier: string }) =>
+              app.platform.exchangeCode(c),
+            log,
+          },
+        }
+      : {};
+  const deps = { sql: app.sql, redis: app.redis, queues, connectionId, log, secrets, operator, ...consent };
   const listen = { host: config.SERVER_HOST, port: config.SERVER_PORT };
   // A port in use is a setting to change: one line naming SERVER_PORT (exit 78), not a stack.
   parts.server = await startServer(deps, listen).catch((error: unknown) => {

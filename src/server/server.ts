@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { healthRoutes } from './health-routes.ts';
+import { type ConsentRouteDeps, oauthCallbackRoute } from './oauth-routes.ts';
 import { operatorAccess } from './operator/operator-access.ts';
 import { type OperatorOptions, operatorRoutes } from './operator/operator-routes.ts';
 import { type WebhookRouteDeps, webhookRoute } from './webhooks/webhook-route.ts';
@@ -19,6 +20,8 @@ export interface ServerDeps
   now?: () => number | Promise<number>;
   /** The operator surface (status page, metrics, queue dashboard); none without it. */
   operator?: OperatorOptions;
+  /** PLATFORM_GRANT=authorization_code: the consent routes (src/server/oauth-routes.ts). */
+  consent?: ConsentRouteDeps;
 }
 
 export interface RunningServer {
@@ -87,9 +90,11 @@ export function buildServer(deps: ServerDeps, host?: string): FastifyInstance {
       ...(deps.now ? { now: deps.now } : {}),
     }),
   );
+  if (deps.consent) void app.register(oauthCallbackRoute(deps.consent));
   if (deps.operator) {
     void app.register(
       operatorRoutes({
+        ...(deps.consent ? { consent: deps.consent } : {}),
         sql: deps.sql,
         queues: deps.queues,
         connectionId: deps.connectionId,

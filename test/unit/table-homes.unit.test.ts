@@ -21,6 +21,8 @@ const HOMES: Record<string, string> = {
   result_batches: 'src/sync/outbox/',
   platform_idempotency: 'src/sync/outbox/',
   sync_requests: 'src/sync/sync-button/requests.ts',
+  platform_grants: 'src/platform/grant/grant-store.ts',
+  oauth_consents: 'src/platform/grant/grant-store.ts',
 };
 
 /**

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
 import type { Queues } from '../../../jobs/queues.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
+import { type ConsentRouteDeps, oauthStartRoute } from '../oauth-routes.ts';
 import { loginRoutes } from './login-route.ts';
 import { metricsRoute } from './metrics-route.ts';
 import { type OperatorAccess, requireOperator } from './operator-access.ts';
@@ -26,6 +27,8 @@ export interface OperatorRouteDeps {
   access: OperatorAccess;
   metrics?: Metrics;
   dashboard: boolean;
+  /** GET /oauth/start, when the worker uses the Authorization Code grant. */
+  consent?: ConsentRouteDeps;
 }
 
 /**
@@ -48,9 +51,11 @@ export function operatorRoutes(deps: OperatorRouteDeps) {
           connectionId: deps.connectionId,
           queues: deps.queues.all(),
           signedIn: (request) => access.credentialOf(request) === 'cookie',
+          ...(deps.consent ? { grantClientId: deps.consent.settings.clientId } : {}),
         }),
       );
       if (deps.metrics) await scope.register(metricsRoute(deps.metrics));
+      if (deps.consent) await scope.register(oauthStartRoute(deps.consent));
       if (deps.dashboard) await scope.register(queueDashboard(deps.queues));
     });
   };

@@ -20,6 +20,8 @@ export interface StatusRouteDeps {
   /** Reports are reused this long: reloads and several open tabs cost one read. */
   cacheMs?: number;
   refreshSeconds?: number;
+  /** PLATFORM_GRANT=authorization_code: whose consent the banner judges. */
+  grantClientId?: string;
 }
 
 /** No script, no outside resource: the page is text, a table and inline style. */
@@ -58,7 +60,12 @@ export function statusRoutes(deps: StatusRouteDeps) {
     async () => {
       // After the customer switched connections (a recorded migration), the one synced now.
       const connectionId = (await connectionAfterSwitches(deps.sql, deps.connectionId)) ?? deps.connectionId;
-      return scrubbed(await statusReport(deps.sql, connectionId, { queues: deps.queues }));
+      return scrubbed(
+        await statusReport(deps.sql, connectionId, {
+          queues: deps.queues,
+          ...(deps.grantClientId ? { grantClientId: deps.grantClientId } : {}),
+        }),
+      );
     },
     deps.cacheMs ?? 3_000,
     15_000,

@@ -41,3 +41,19 @@ export async function recorded<T extends object>(
     throw error;
   }
 }
+
+/**
+ * A run that did not start because nothing could succeed (the business's consent is revoked):
+ * recorded finished with its reason, done nothing (`busy`, so it is never the last good run),
+ * instead of a failed run at every schedule tick.
+ */
+export async function recordPausedRun(
+  sql: Sql,
+  run: { connectionId: string | null; kind: string; trigger: string },
+  reason: string,
+): Promise<void> {
+  await sql`
+    insert into runs (connection_id, kind, trigger, finished_at, status, counts)
+    values (${run.connectionId}, ${run.kind}, ${run.trigger}, now(), 'succeeded',
+      ${sql.json({ busy: true, paused: reason })})`;
+}

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Sql } from 'postgres';
 import { classifyRedisError, redisCause } from '../../infra/redis-connection.ts';
 import { countStalled, type QueueDepth, readQueueDepth } from '../../metrics/queue-snapshot.ts';
+import { type GrantStanding, grantStanding } from '../../platform/grant/grant-standing.ts';
 import { OBJECT_KINDS } from '../objects/kinds.ts';
 import { spanOf } from './format-status.ts';
 import { nextScheduledRuns } from './next-runs.ts';
@@ -16,6 +17,8 @@ export interface HealthSources {
   queues: Queue[];
   /** Redis reads give up after this long (the rest of the report is shown all the same). */
   timeoutMs?: number;
+  /** PLATFORM_GRANT=authorization_code: the client whose consent is judged too. */
+  grantClientId?: string;
 }
 
 export interface WorkerSeen extends Heartbeat {
@@ -197,6 +200,28 @@ export function judgeHealth(input: JudgeInput): { state: HealthState; findings: 
 }
 
 /**
+ * A consent the business revoked (or never gave) stops every sync: a problem, first. One that
+ * ends soon needs a look. Nothing changes under client credentials (no standing).
+ */
+function withGrant(
+  judged: { state: HealthState; findings: string[] },
+  grant: GrantStanding | null,
+): { state: HealthState; findings: string[] } {
+  if (grant?.problem) {
+    const rest = judged.state === 'ok' ? [] : judged.findings;
+    return { state: 'problem', findings: [grant.problem, ...rest] };
+  }
+  if (grant?.attention) {
+    const rest = judged.state === 'ok' ? [] : judged.findings;
+    return {
+      state: judged.state === 'problem' ? 'problem' : 'attention',
+      findings: [...rest, grant.attention],
+    };
+  }
+  return judged;
+}
+
+/**
  * The health of the worker: heartbeats and queues (Redis), the last good run of each kind
  * (Postgres), the next scheduled run of each kind (the cron expressions the workers run), and
  * the banner judged from them. A Redis that cannot be read is itself a finding; Postgres errors
@@ -243,7 +268,10 @@ export async function readHealth(
         : null,
     };
   });
-  const judged = judgeHealth({ workers, queues, redisError, latest });
+  const judged = withGrant(
+    judgeHealth({ workers, queues, redisError, latest }),
+    sources.grantClientId ? await grantStanding(sql, sources.grantClientId, now) : null,
+  );
   return {
     ...judged,
     workers,
