@@ -59,6 +59,9 @@ export interface PlatformAttemptEvent {
   waitMs: number;
 }
 
+/** Token renewals after 401 one request makes (F1: an expired token is renewed and the call repeated). */
+const MAX_TOKEN_RENEWALS = 3;
+
 /** 429 answers one request accepts before giving up (each one paused every caller first). */
 const MAX_RATE_LIMITED = 20;
 
@@ -66,7 +69,10 @@ interface RunState {
   attempts: number;
   failures: number;
   rateLimited: number;
-  renewedToken: boolean;
+  /** Tokens renewed after a 401 so far (MAX_TOKEN_RENEWALS). */
+  renewedTokens: number;
+  /** The token the last 401 refused: a second refusal of that same token is final. */
+  refusedToken: string | null;
   /** An earlier attempt may have reached the platform (its response was lost or was a 5xx). */
   maybeSent: boolean;
 }
@@ -115,7 +121,14 @@ export class HttpTransport {
   }
 
   private async execute(prepared: Prepared, credential: Credential): Promise<PlatformResponse> {
-    const run: RunState = { attempts: 0, failures: 0, rateLimited: 0, renewedToken: false, maybeSent: false };
+    const run: RunState = {
+      attempts: 0,
+      failures: 0,
+      rateLimited: 0,
+      renewedTokens: 0,
+      refusedToken: null,
+      maybeSent: false,
+    };
     // The token renewed after a 401 serves the repeat itself: a token without a lifetime
     // (docs/platform.md F40) would otherwise be renewed again, unused, by the next get().
     let renewed: string | null = null;
@@ -141,8 +154,18 @@ export class HttpTransport {
           };
         }
         // F1: an expired token (401 DEVELOPER_7028) is renewed once and the request repeated.
-        if (response.status === 401 && credential.kind === 'bearer' && token !== null && !run.renewedToken) {
-          run.renewedToken = true;
+        // A renewed token that expired too before its repeat left (a short-lived one, docs/platform.md
+        // F45, that waited for a permit) is renewed again, a few times at most; the same token refused
+        // twice is not expiry but refusal.
+        if (
+          response.status === 401 &&
+          credential.kind === 'bearer' &&
+          token !== null &&
+          token !== run.refusedToken &&
+          run.renewedTokens < MAX_TOKEN_RENEWALS
+        ) {
+          run.renewedTokens++;
+          run.refusedToken = token;
           renewed = await credential.tokens.replace(token);
           continue;
         }
