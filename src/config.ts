@@ -182,6 +182,15 @@ export const envSchema = z.object({
   TRYTON_CASHBACK_INCOME_ACCOUNT_CODE: accountCode
     .default('4900')
     .describe('Code of the Tryton account cashbacks are credited to.'),
+  TRYTON_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(32)
+    .default(1)
+    .describe(
+      'Tryton calls the worker keeps in flight while posting a page (batches of up to 50 moves or invoices). 1 suits a single trytond process, which computes on one core; raise it to the number of trytond worker processes (docs/tryton.md).',
+    ),
   TRYTON_ACCOUNTS_PAYABLE_ACCOUNT_CODE: accountCode
     .optional()
     .describe(
