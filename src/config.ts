@@ -2,6 +2,7 @@ import cron from 'node-cron';
 import { z } from 'zod';
 import { EXIT, ExpectedFailure } from './exit-codes.ts';
 import { hasPublicHost } from './public-url.ts';
+import { DEFAULT_TRYTON_CONCURRENCY } from './erp/tryton/options.ts';
 
 /**
  * The whole environment of ledgersync, as one zod schema. This is the only module that reads
@@ -187,7 +188,7 @@ export const envSchema = z.object({
     .int()
     .min(1)
     .max(32)
-    .default(1)
+    .default(DEFAULT_TRYTON_CONCURRENCY)
     .describe(
       'Tryton calls the worker keeps in flight while posting a page (batches of up to 50 moves or invoices). 1 suits a single trytond process, which computes on one core; raise it to the number of trytond worker processes (docs/tryton.md).',
     ),

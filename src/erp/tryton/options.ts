@@ -90,7 +90,7 @@ export function trytonOptionsFrom(settings: TrytonSettings): Omit<TrytonErpOptio
     defaults,
     ...(settings.TRYTON_COMPANY_BY_ENTITY ? { companyByEntity: settings.TRYTON_COMPANY_BY_ENTITY } : {}),
     ...(settings.ERP_PUBLIC_URL ? { deepLinkBase: settings.ERP_PUBLIC_URL } : {}),
-    ...(settings.TRYTON_CONCURRENCY ? { concurrency: settings.TRYTON_CONCURRENCY } : {}),
+    concurrency: settings.TRYTON_CONCURRENCY ?? DEFAULT_TRYTON_CONCURRENCY,
   };
 }
 
