@@ -1,8 +1,8 @@
 import cron from 'node-cron';
 import { z } from 'zod';
+import { DEFAULT_TRYTON_CONCURRENCY } from './erp/tryton/options.ts';
 import { EXIT, ExpectedFailure } from './exit-codes.ts';
 import { hasPublicHost } from './public-url.ts';
-import { DEFAULT_TRYTON_CONCURRENCY } from './erp/tryton/options.ts';
 
 /**
  * The whole environment of ledgersync, as one zod schema. This is the only module that reads

@@ -28,6 +28,8 @@ const Identifier = z.object({ code: z.string() });
 interface Run {
   sync: BulkSyncResult;
   trytonCpuSeconds: number;
+  /** Failures by category and code: the seed's refusals by design, never a conflict. */
+  failures: Record<string, { n: number; sample: string }>;
 }
 
 const median = (values: number[]) => percentile(values, 50);
@@ -95,7 +97,15 @@ export async function trytonPosting(ctx: BenchContext, _tuning: Tuning): Promise
         await world.seed(readyTransactions(objects, { seed: 70 + i, entities: 1 }));
         const before = treeCpuSeconds(server.pid) ?? 0;
         const sync = await runBulkSync(ctx, world, { objects, limiter: UNLIMITED, label: `s7-${i}` });
-        runs.push({ sync, trytonCpuSeconds: (treeCpuSeconds(server.pid) ?? 0) - before });
+        const trytonCpuSeconds = (treeCpuSeconds(server.pid) ?? 0) - before;
+        const rows = await ctx.admin.unsafe(
+          `select error_category as category, count(*)::int as n, min(error_message) as sample
+             from "${world.schema}".sync_ledger where outcome = 'failure' group by 1`,
+        );
+        const failures = Object.fromEntries(
+          rows.map((r) => [r.category as string, { n: r.n, sample: r.sample }]),
+        );
+        runs.push({ sync, trytonCpuSeconds, failures });
       } finally {
         await world.close();
       }
@@ -135,6 +145,7 @@ export async function trytonPosting(ctx: BenchContext, _tuning: Tuning): Promise
         objectsPerSecond: round(r.sync.objectsPerSecond, 1),
         workerCpuSeconds: round(r.sync.cpuSeconds, 2),
         trytonCpuSeconds: round(r.trytonCpuSeconds, 2),
+        failures: r.failures,
         postgresCpuSeconds: r.sync.postgresCpuSeconds,
         time: r.sync.meter,
       })),
