@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
+import { DEFAULT_TRYTON_CONCURRENCY } from './erp/tryton/options.ts';
 import { EXIT, ExpectedFailure } from './exit-codes.ts';
 import { hasPublicHost } from './public-url.ts';
 
@@ -228,6 +229,15 @@ export const envSchema = z.object({
   TRYTON_CASHBACK_INCOME_ACCOUNT_CODE: accountCode
     .default('4900')
     .describe('Code of the Tryton account cashbacks are credited to.'),
+  TRYTON_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(32)
+    .default(DEFAULT_TRYTON_CONCURRENCY)
+    .describe(
+      'Tryton calls the worker keeps in flight while posting a page (batches of up to 50 moves or invoices). 1 suits a single trytond process, which computes on one core; raise it to the number of trytond worker processes (docs/tryton.md).',
+    ),
   TRYTON_ACCOUNTS_PAYABLE_ACCOUNT_CODE: accountCode
     .optional()
     .describe(

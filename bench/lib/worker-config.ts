@@ -1,3 +1,4 @@
+import type { TrytonErpConfig } from '../../src/erp/index.ts';
 import type { RateLimiterOptions } from '../../src/platform/rate-limiter.ts';
 import type { ObjectKindName } from '../../src/sync/objects/kinds.ts';
 
@@ -14,6 +15,8 @@ export interface WorkerConfig {
   apiUrl: string;
   connectionId: string;
   limiter?: Partial<RateLimiterOptions>;
+  /** Post into Tryton instead of the built-in ledger (scenario 7). */
+  tryton?: TrytonErpConfig;
   /** Kind, slices and read-ahead of an object sync (task sync) or of each sync-button run. */
   sync?: {
     kind: ObjectKindName;

@@ -52,7 +52,12 @@ export function workerDeps(config: WorkerConfig): WorkerDeps {
   // The ERP's statements are timed apart from the pipeline's own (same pool, another label).
   const erpSql = timedSql(raw, meter, 'erp sql');
   const erp = timedErp(
-    createErp({ kind: 'ledger', sql: erpSql, schema: config.ledgerSchema }, { log }),
+    createErp(
+      config.tryton
+        ? { ...config.tryton, kind: 'tryton' }
+        : { kind: 'ledger', sql: erpSql, schema: config.ledgerSchema },
+      { log },
+    ),
     meter,
   );
   const syncPlatform = timedPlatform(syncPlatformFrom(client, log), meter);

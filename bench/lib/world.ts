@@ -1,10 +1,12 @@
 import { Redis } from 'ioredis';
 import { migrate, WORKER_MIGRATIONS } from '../../db/runner.ts';
 import { importPlatformEntities } from '../../src/app/open-books.ts';
+import type { TrytonErpConfig } from '../../src/erp/index.ts';
 import { chartSummary } from '../../src/erp/ledger/chart-summary.ts';
 import { seedLedger } from '../../src/erp/ledger/seed.ts';
 import { createPlatformClient } from '../../src/platform/client.ts';
 import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
+import type { SeedRequest } from '../../src/stub/seed.ts';
 import type { BenchContext } from './context.ts';
 import { type StubProcess, type StubRule, startStubProcess } from './stub-process.ts';
 import type { WorkerConfig } from './worker-config.ts';
@@ -42,7 +44,19 @@ export interface WorldOptions {
   settings?: Record<string, boolean>;
   /** Migrate and seed the built-in ledger with its small chart (default true). */
   ledger?: boolean;
+  /**
+   * Another ERP than the ledger (scenario 7: Tryton): the ids the stub codes objects with, how
+   * the platform's entities get books there, and the worker's ERP settings.
+   */
+  erp?: {
+    chart(): Promise<SeedChart>;
+    openEntities(entities: readonly { id: string; currency: string | null }[]): Promise<void>;
+    tryton: TrytonErpConfig;
+  };
 }
+
+/** The ids the stub codes seeded objects with. */
+type SeedChart = NonNullable<SeedRequest['chart']>;
 
 /**
  * Fresh schemas (worker + ledger) and a fresh Redis prefix named after the scenario and run,
@@ -78,21 +92,16 @@ export async function createWorld(ctx: BenchContext, name: string, options: Worl
         ledgerSchema,
         apiUrl: stub.apiUrl,
         connectionId: connection.id,
+        ...(options.erp ? { tryton: options.erp.tryton } : {}),
         ...over,
       };
     },
     async seed(body) {
-      const chart = await chartSummary(ctx.admin, ledgerSchema);
-      const seeded = await stub.control<SeedSummary>('POST', '/__stub/seed', {
-        chart: {
-          gl_accounts: chart.gl_accounts,
-          vendors: chart.vendors,
-          tax_codes: chart.tax_codes,
-          fields: chart.fields.map((f) => ({ id: f.id, options: f.options })),
-        },
-        ...body,
-      });
-      await importEntities(ctx, world);
+      const chart = options.erp ? await options.erp.chart() : await ledgerChart(ctx, ledgerSchema);
+      const seeded = await stub.control<SeedSummary>('POST', '/__stub/seed', { chart, ...body });
+      const entities = await platformEntities(ctx, world);
+      if (options.erp) await options.erp.openEntities(entities);
+      else await importPlatformEntities(ctx.admin, world.ledgerSchema, entities);
       return seeded;
     },
     async resetRateWindow() {
@@ -119,8 +128,18 @@ export async function createWorld(ctx: BenchContext, name: string, options: Worl
   return world;
 }
 
-/** The ledger opens books for the platform's entities (read with a setup-only Redis prefix). */
-async function importEntities(ctx: BenchContext, world: World): Promise<void> {
+async function ledgerChart(ctx: BenchContext, ledgerSchema: string): Promise<SeedChart> {
+  const chart = await chartSummary(ctx.admin, ledgerSchema);
+  return {
+    gl_accounts: chart.gl_accounts,
+    vendors: chart.vendors,
+    tax_codes: chart.tax_codes,
+    fields: chart.fields.map((f) => ({ id: f.id, options: f.options })),
+  };
+}
+
+/** The platform's entities, for the ERP to open books for (read with a setup-only Redis prefix). */
+async function platformEntities(ctx: BenchContext, world: World) {
   const client = createPlatformClient({
     baseUrl: world.stub.apiUrl,
     clientId: DEFAULT_CLIENT.client_id,
@@ -130,8 +149,7 @@ async function importEntities(ctx: BenchContext, world: World): Promise<void> {
     keyPrefix: `${world.redisPrefix}:setup`,
   });
   try {
-    const entities = await client.entities.list().collect();
-    await importPlatformEntities(ctx.admin, world.ledgerSchema, entities.values);
+    return (await client.entities.list().collect()).values;
   } finally {
     await client.close();
   }

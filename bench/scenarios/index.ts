@@ -6,6 +6,7 @@ import { syncButtonUnderLoad } from './s3-sync-button.ts';
 import { chartOfAccounts } from './s4-chart.ts';
 import { memoryAtScale } from './s5-memory.ts';
 import { stubScale } from './s6-stub-scale.ts';
+import { trytonPosting } from './s7-tryton.ts';
 
 /** Overrides from the command line (run.ts --slices, --read-ahead, --page-concurrency, --memory-objects). */
 export interface Tuning {
@@ -31,4 +32,5 @@ export const SCENARIOS: Scenario[] = [
   { id: 4, title: 'Chart of accounts', run: chartOfAccounts },
   { id: 5, title: 'Memory at scale', run: memoryAtScale },
   { id: 6, title: 'Stub scale', run: stubScale },
+  { id: 7, title: 'Posting into Tryton', run: trytonPosting },
 ];

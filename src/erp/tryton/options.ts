@@ -26,12 +26,24 @@ export interface TrytonErpOptions extends TrytonConnection {
    * reported without one (docs/platform.md F42: the JSON-RPC URL is often internal).
    */
   deepLinkBase?: string;
-  /** Objects written at once within a postMany call (default 4). */
+  /**
+   * Calls in flight at once within a postMany call: batches of new moves or invoices, or single
+   * writes (TRYTON_CONCURRENCY, default DEFAULT_TRYTON_CONCURRENCY).
+   */
   concurrency?: number;
+  /** New moves or invoices per create call (default TRYTON_BATCH_SIZE, write-batch.ts). */
+  batchSize?: number;
   log?: Logger;
 }
 
 export const DEFAULT_JOURNAL_CODE = 'SVC';
+
+/**
+ * One call at a time: a single trytond process computes on one core, so a second call in flight
+ * only waits for it and makes posting slower (docs/tryton.md has the figures); raise it when
+ * Tryton runs several worker processes.
+ */
+export const DEFAULT_TRYTON_CONCURRENCY = 1;
 
 /** Posting defaults found by account code when the options name none (see docs/tryton.md). */
 export const DEFAULT_ROLE_CODES: Record<Exclude<DefaultRole, 'accounts_payable'>, string> = {
@@ -55,6 +67,7 @@ export interface TrytonSettings {
   TRYTON_CASHBACK_INCOME_ACCOUNT_CODE?: string | undefined;
   TRYTON_ACCOUNTS_PAYABLE_ACCOUNT_CODE?: string | undefined;
   ERP_PUBLIC_URL?: string | undefined;
+  TRYTON_CONCURRENCY?: number | undefined;
 }
 
 /** The adapter's options from the configuration (loadConfig has checked the four required). */
@@ -77,6 +90,7 @@ export function trytonOptionsFrom(settings: TrytonSettings): Omit<TrytonErpOptio
     defaults,
     ...(settings.TRYTON_COMPANY_BY_ENTITY ? { companyByEntity: settings.TRYTON_COMPANY_BY_ENTITY } : {}),
     ...(settings.ERP_PUBLIC_URL ? { deepLinkBase: settings.ERP_PUBLIC_URL } : {}),
+    concurrency: settings.TRYTON_CONCURRENCY ?? DEFAULT_TRYTON_CONCURRENCY,
   };
 }
 

@@ -8,9 +8,10 @@ import { type Companies, type CompanyScope, companyScopes, type Route } from './
 import { loadContext, type TrytonContext } from './context.ts';
 import { failureOf } from './faults.ts';
 import { recordKey } from './keys.ts';
-import { findExisting } from './lookup.ts';
+import { type Existing, findExisting } from './lookup.ts';
 import type { TrytonModels } from './models.ts';
-import { type WriteDeps, writeOne } from './write.ts';
+import { type Model, type WriteDeps, writeOne } from './write.ts';
+import { batchModel, type Planned, planBatchable, writeBatch } from './write-batch.ts';
 
 /**
  * The path behind every Tryton write: validate each item, collapse repeated ids (a repeat is a
@@ -18,8 +19,8 @@ import { type WriteDeps, writeOne } from './write.ts';
  * then those payments, so they find their invoice posted — lock the phase's keys, read the
  * companies, look up in one search per company what Tryton already holds, send each item to its
  * company (where its record already is, else where its entity maps: companies.ts), load each
- * company's context once, and write the items a few at a time. Each item succeeds or fails on
- * its own.
+ * company's context once, and write new moves and invoices in batches (write-batch.ts), the rest
+ * one by one, a few tasks at a time. Each item succeeds or fails on its own.
  */
 
 export interface PostManyDeps extends WriteDeps {
@@ -28,7 +29,10 @@ export interface PostManyDeps extends WriteDeps {
   defaults: Partial<Record<DefaultRole, string>>;
   /** The companies (cached: companies.ts). */
   companies: () => Promise<Companies>;
+  /** Batches written at once, and items alone (TRYTON_CONCURRENCY). */
   concurrency: number;
+  /** New moves or invoices per create call (write-batch.ts). */
+  batchSize: number;
   log: Logger;
   m: TrytonModels;
 }
@@ -89,8 +93,9 @@ function groupByCompany(
   return { groups, refused };
 }
 
+const keyOf = (input: ErpWrite) => recordKey(input.kind, input.objectId).text;
+
 async function writePhase(deps: PostManyDeps, phase: Indexed[], out: WriteResult[]): Promise<void> {
-  const keyOf = (input: ErpWrite) => recordKey(input.kind, input.objectId).text;
   const keys = phase.map((i) => recordKey(i.input.kind, i.input.objectId));
   await deps.locks.withKeys(
     keys.map((k) => k.text),
@@ -137,12 +142,11 @@ async function writePhase(deps: PostManyDeps, phase: Indexed[], out: WriteResult
             }
           }),
         );
-        const work = [...final.groups.entries()].flatMap(([id, g]) =>
-          g.items.map((item) => ({ item, m: g.scope.m, ctx: contexts.get(id)! })),
+        const companyIds = companies.all.map((c) => c.id);
+        const tasks = [...final.groups.entries()].flatMap(([id, g]) =>
+          writeTasks({ ...deps, m: g.scope.m }, g.items, contexts.get(id)!, existing, companyIds, out),
         );
-        await eachLimited(work, deps.concurrency, async ({ item, m, ctx }) => {
-          out[item.index] = await writeOne({ ...deps, m }, item.input, existing.get(keyOf(item.input)), ctx);
-        });
+        await eachLimited(tasks, deps.concurrency, (task) => task());
       } catch (error) {
         // Tryton could not even be read: every item of the phase fails alike.
         for (const { index, input } of phase) {
@@ -155,6 +159,47 @@ async function writePhase(deps: PostManyDeps, phase: Indexed[], out: WriteResult
       }
     },
   );
+}
+
+type Task = () => Promise<void>;
+
+/**
+ * One company's items as tasks: new moves and new invoices a batch per task (write-batch.ts),
+ * the rest (vendors, payments, records an earlier attempt left) one per task.
+ */
+function writeTasks(
+  deps: PostManyDeps,
+  items: Indexed[],
+  ctx: TrytonContext,
+  existing: Map<string, Existing>,
+  companyIds: readonly number[],
+  out: WriteResult[],
+): Task[] {
+  const tasks: Task[] = [];
+  const batchable = new Map<Model, Planned[]>();
+  for (const item of items) {
+    const found = existing.get(keyOf(item.input));
+    const model = batchModel(item.input);
+    if (found || model === null) {
+      tasks.push(async () => {
+        out[item.index] = await writeOne(deps, item.input, found, ctx);
+      });
+      continue;
+    }
+    const plan = planBatchable(deps, item.input, ctx);
+    if (!plan.ok) out[item.index] = plan.result;
+    else batchable.set(model, [...(batchable.get(model) ?? []), { item, values: plan.values }]);
+  }
+  for (const [model, planned] of batchable) {
+    for (let start = 0; start < planned.length; start += deps.batchSize) {
+      const batch = planned.slice(start, start + deps.batchSize);
+      tasks.push(async () => {
+        const results = await writeBatch(deps, model, batch, ctx, companyIds);
+        for (const [i, p] of batch.entries()) out[p.item.index] = results[i]!;
+      });
+    }
+  }
+  return tasks;
 }
 
 export async function postMany(deps: PostManyDeps, raw: readonly unknown[]): Promise<WriteResult[]> {

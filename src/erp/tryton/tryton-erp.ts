@@ -19,9 +19,10 @@ import { type Companies, CompaniesCache } from './companies.ts';
 import { readFailureOf } from './faults.ts';
 import { lookupObjects, type RecordRef } from './lookup.ts';
 import { TrytonModels } from './models.ts';
-import { DEFAULT_JOURNAL_CODE, type TrytonErpOptions } from './options.ts';
+import { DEFAULT_JOURNAL_CODE, DEFAULT_TRYTON_CONCURRENCY, type TrytonErpOptions } from './options.ts';
 import { type PostManyDeps, postMany } from './post-many.ts';
 import { TrytonRpc } from './rpc.ts';
+import { TRYTON_BATCH_SIZE } from './write-batch.ts';
 
 /** Rethrows a failing read as an ErpError with its category. */
 async function* guarded<T>(source: () => AsyncIterable<T>, what: string): AsyncIterable<T> {
@@ -64,7 +65,8 @@ export class TrytonErp implements ErpAdapter {
       journalCode: options.journalCode ?? DEFAULT_JOURNAL_CODE,
       defaults: options.defaults ?? {},
       companies: () => this.companiesCache.get(),
-      concurrency: options.concurrency ?? 4,
+      concurrency: options.concurrency ?? DEFAULT_TRYTON_CONCURRENCY,
+      batchSize: options.batchSize ?? TRYTON_BATCH_SIZE,
     };
   }
 

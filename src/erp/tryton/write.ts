@@ -25,9 +25,14 @@ export interface WriteDeps {
   deepLink: (kind: ObjectKind, record: RecordRef) => string | undefined;
 }
 
-type Model = 'account.move' | 'account.invoice';
+export type Model = 'account.move' | 'account.invoice';
 
-function success(deps: WriteDeps, input: ErpWrite, existing: RecordRef, replayed: boolean): WriteResult {
+export function success(
+  deps: WriteDeps,
+  input: ErpWrite,
+  existing: RecordRef,
+  replayed: boolean,
+): WriteResult {
   const link = deps.deepLink(input.kind, existing);
   return {
     ok: true,
@@ -39,7 +44,7 @@ function success(deps: WriteDeps, input: ErpWrite, existing: RecordRef, replayed
   };
 }
 
-function failure(deps: WriteDeps, input: ErpWrite, error: ErpErrorInfo, cause?: unknown): WriteResult {
+export function failure(deps: WriteDeps, input: ErpWrite, error: ErpErrorInfo, cause?: unknown): WriteResult {
   if (error.category === 'needs_integrator') {
     deps.log.error(
       { err: cause, referenceId: error.referenceId, kind: input.kind, objectId: input.objectId },
@@ -50,16 +55,22 @@ function failure(deps: WriteDeps, input: ErpWrite, error: ErpErrorInfo, cause?: 
 }
 
 /**
- * Posts a draft; on refusal deletes it so nothing stays behind, and rethrows. Invoices post one
- * at a time: their strict number sequence is locked without waiting by each posting.
+ * Posts drafts in one call (one transaction: all or none). Invoices post under one lock: their
+ * strict number sequence is locked without waiting by each posting.
+ */
+export function postDrafts(deps: WriteDeps, model: Model, ids: number[]): Promise<unknown> {
+  const post = () => deps.m.button(model, 'post', ids);
+  return model === 'account.invoice' ? deps.exclusive('tryton:post-invoice', post) : post();
+}
+
+/**
+ * Posts a draft; on refusal deletes it so nothing stays behind, and rethrows.
  */
 async function postOrDiscard(deps: WriteDeps, model: Model, id: number): Promise<void> {
-  const { m } = deps;
   try {
-    const post = () => m.button(model, 'post', [id]);
-    await (model === 'account.invoice' ? deps.exclusive('tryton:post-invoice', post) : post());
+    await postDrafts(deps, model, [id]);
   } catch (error) {
-    await m.delete(model, [id]).catch(() => undefined);
+    await deps.m.delete(model, [id]).catch(() => undefined);
     throw error;
   }
 }

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../../../../src/config.ts';
 import {
   DEFAULT_JOURNAL_CODE,
   DEFAULT_ROLE_CODES,
+  DEFAULT_TRYTON_CONCURRENCY,
   trytonOptionsFrom,
 } from '../../../../src/erp/tryton/options.ts';
 
@@ -40,6 +41,14 @@ describe('Tryton settings', () => {
       loadConfig({ ...TRYTON, ERP_PUBLIC_URL: 'https://tryton.example.com' }),
     );
     expect(options.deepLinkBase).toBe('https://tryton.example.com');
+  });
+
+  it('TRYTON_CONCURRENCY sets the calls in flight; unset, one (a single trytond computes on one core)', () => {
+    expect(trytonOptionsFrom(loadConfig(TRYTON)).concurrency).toBe(DEFAULT_TRYTON_CONCURRENCY);
+    expect(trytonOptionsFrom(loadConfig({ ...TRYTON, TRYTON_CONCURRENCY: '3' })).concurrency).toBe(3);
+    for (const value of ['0', '-1', '1.5', 'many']) {
+      expect(problemsOf({ ...TRYTON, TRYTON_CONCURRENCY: value }).join(' ')).toContain('TRYTON_CONCURRENCY');
+    }
   });
 
   it('TRYTON_COMPANY_BY_ENTITY maps entities to a company id (digits) or name, spaces trimmed', () => {
