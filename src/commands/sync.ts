@@ -46,7 +46,9 @@ function summaryLine(s: ObjectSyncSummary): string {
 export function registerSyncCommand(program: Command): void {
   program
     .command('sync')
-    .description('mirror the chart of accounts (coa) or sync ready objects now; all = coa, then every kind side by side')
+    .description(
+      'mirror the chart of accounts (coa) or sync ready objects now; all = coa, then every kind side by side',
+    )
     .argument('<what>', `one of: ${TARGETS.join(', ')}`, target)
     .option(
       '--slices <n>',
@@ -83,7 +85,9 @@ export function registerSyncCommand(program: Command): void {
               log.debug({ err: error, kind }, 'kind stopped early');
               stopped.push({ kind, reason });
               results.push({ kind, stopped: true, reason, ...(done ? { done } : {}) });
-              const before = done ? ` after ${done.read} read, ${done.posted} posted, ${done.failed} failed` : '';
+              const before = done
+                ? ` after ${done.read} read, ${done.posted} posted, ${done.failed} failed`
+                : '';
               out(`${kind}: stopped early${before}: ${reason}`);
             };
             const eachKind = async <T>(kind: string, work: () => Promise<T>): Promise<T | null> => {

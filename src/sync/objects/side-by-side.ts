@@ -23,9 +23,7 @@ export async function sideBySide<T>(
   const oneCursor = kinds.filter((k) => !readByDate(k));
   const share = new WindowShare(DATE_KINDS_SHARE_WHILE_OTHERS_READ);
   if (oneCursor.length === 0) share.release();
-  const runs = kinds.map((kind) =>
-    readByDate(kind) ? runWithinShare(share, () => run(kind)) : run(kind),
-  );
+  const runs = kinds.map((kind) => (readByDate(kind) ? runWithinShare(share, () => run(kind)) : run(kind)));
   // The cap lifts as soon as every one-cursor kind is done (or failed): the budget is all theirs.
   void Promise.allSettled(runs.filter((_, i) => !readByDate(kinds[i]!))).then(() => share.release());
   return Promise.allSettled(runs);
