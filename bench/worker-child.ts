@@ -3,10 +3,12 @@
  * Configured by BENCH_WORKER (JSON, see bench/lib/worker-config.ts); prints JSON lines
  * ({"bench": "ready" | "progress" | "event" | "done" | "error"}) on stdout, logs on stderr.
  *   task sync:   one object sync of one kind (slices, read-ahead), progress lines, then done
+ *   task all:    every kind side by side, as `sync all` runs them (no chart), then done
  *   task button: webhook receiver + a sync-button run per sync_requested event, until SIGTERM
  *   task mirror: one chart-of-accounts mirror
  *   task join:   joins the bulk sync another process started (scale-out), then done
  */
+import { runAllTask } from './lib/task-all.ts';
 import { runButtonTask } from './lib/task-button.ts';
 import { runJoinTask } from './lib/task-join.ts';
 import { runMirrorTask } from './lib/task-mirror.ts';
@@ -28,6 +30,9 @@ try {
   if (config.task === 'sync') {
     emit({ bench: 'ready', t: Date.now() });
     result = await runSyncTask(config, deps, config.connectionId);
+  } else if (config.task === 'all') {
+    emit({ bench: 'ready', t: Date.now() });
+    result = await runAllTask(deps, config.connectionId, config.progressEveryMs);
   } else if (config.task === 'join') {
     result = await runJoinTask(deps, stop);
   } else if (config.task === 'mirror') {

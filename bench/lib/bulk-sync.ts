@@ -31,6 +31,8 @@ export interface BulkSyncOptions {
   label: string;
   /** Redis key prefix of the worker's platform client (default: the world's): shares a budget. */
   redisPrefix?: string;
+  /** 'all': every kind side by side as `sync all` runs them (task-all.ts); default transactions alone. */
+  task?: 'sync' | 'all';
   /** Called once the worker child runs (scenario 3 presses the sync button meanwhile). */
   whileRunning?: (run: WorkerRun) => Promise<void>;
 }
@@ -67,7 +69,7 @@ export interface BulkSyncResult {
   joinedShare?: { read: number; posted: number; syncedTwice: number };
 }
 
-/** Runs one object sync of transactions in a worker child and gathers every figure about it. */
+/** Runs one object sync of transactions (or of every kind) in a worker child and gathers every figure about it. */
 export async function runBulkSync(
   ctx: BenchContext,
   world: World,
@@ -80,7 +82,7 @@ export async function runBulkSync(
   const profileDir = options.profile || ctx.profileAll ? `${ctx.profileDir}/${options.label}` : undefined;
   const run = startWorker(
     world.workerConfig({
-      task: 'sync',
+      task: options.task ?? 'sync',
       sync: {
         kind: 'transactions',
         slices: options.slices,

@@ -4,7 +4,7 @@ import type { ObjectKindName } from '../../src/sync/objects/kinds.ts';
 
 /** What bench/worker-child.ts does, passed as JSON in BENCH_WORKER. */
 export interface WorkerConfig {
-  task: 'sync' | 'button' | 'mirror' | 'join';
+  task: 'sync' | 'all' | 'button' | 'mirror' | 'join';
   databaseUrl: string;
   redisUrl: string;
   /** Redis key prefix: processes of one scenario share it, and with it one rate budget. */

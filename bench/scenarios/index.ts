@@ -1,5 +1,6 @@
 import type { BenchContext } from '../lib/context.ts';
 import type { ScenarioResult } from '../lib/result.ts';
+import { mixedSyncAll } from './s1-mixed.ts';
 import { rateLimitedThroughput } from './s1-throughput.ts';
 import { rawPipeline } from './s2-raw-pipeline.ts';
 import { syncButtonUnderLoad } from './s3-sync-button.ts';
@@ -26,7 +27,15 @@ export interface Scenario {
 }
 
 export const SCENARIOS: Scenario[] = [
-  { id: 1, title: 'Rate-limited throughput', run: rateLimitedThroughput },
+  {
+    id: 1,
+    title: 'Rate-limited throughput',
+    // Rows 1, 1b, 1c (transactions), then 1e (every kind side by side).
+    run: async (ctx, tuning) => [
+      ...(await rateLimitedThroughput(ctx, tuning)),
+      ...(await mixedSyncAll(ctx, tuning)),
+    ],
+  },
   { id: 2, title: 'Raw pipeline', run: rawPipeline },
   { id: 3, title: 'Sync button under load', run: syncButtonUnderLoad },
   { id: 4, title: 'Chart of accounts', run: chartOfAccounts },

@@ -13,6 +13,8 @@ export interface ThroughputParams {
   /** Pages written at once; unset: the pipeline's default. */
   pageConcurrency?: number | undefined;
   scale: string;
+  /** The fewest requests when they are not one kind's (row 1e); unset: minimumRequests(objects). */
+  fewestRequests?: number;
 }
 
 /**

@@ -77,8 +77,24 @@ export function medianIndex(values: readonly number[]): number {
   return order[Math.floor((order.length - 1) / 2)]![1];
 }
 
-function ratioOf(objects: number, wallMs: number, rule: { max: number; windowMs: number }): number {
-  return round(rateCeilingMs(objects, rule) / Math.max(1, wallMs), 3);
+export function ratioOf(
+  objects: number,
+  wallMs: number,
+  rule: { max: number; windowMs: number },
+  fewestRequests?: number,
+): number {
+  return round(ceilingMsOf(objects, rule, fewestRequests) / Math.max(1, wallMs), 3);
+}
+
+/** The ceiling: the fewest requests at the rule's average rate. */
+function ceilingMsOf(
+  objects: number,
+  rule: { max: number; windowMs: number },
+  fewestRequests?: number,
+): number {
+  return fewestRequests === undefined
+    ? rateCeilingMs(objects, rule)
+    : (fewestRequests * rule.windowMs) / rule.max;
 }
 
 async function measure(
@@ -116,17 +132,24 @@ async function measure(
  * The joiner's share goes into the run: its objects, its end (wall time runs to the later end),
  * and what the platform saw twice (objects marked SYNCED more than once: must be none).
  */
-async function addJoinerShare(run: BulkSyncResult, joiner: WorkerRun, world: World): Promise<void> {
+export async function addJoinerShare(
+  run: BulkSyncResult,
+  joiner: WorkerRun,
+  world: World,
+  waitMs = 60_000,
+): Promise<void> {
   const outcome = await Promise.race([
     joiner.finished,
-    sleep(60_000).then(() => {
+    sleep(waitMs).then(() => {
       joiner.stop();
       return joiner.finished;
     }),
   ]);
   const share = outcome.done.result as ObjectSyncSummary | null;
   const startedAt = run.outcome.done.startedAt;
-  run.wallMs = Math.max(run.outcome.done.finishedAt, outcome.done.finishedAt) - startedAt;
+  // A joiner stopped at once (waitMs 0) that never joined did no part of the run.
+  if (share || waitMs > 0)
+    run.wallMs = Math.max(run.outcome.done.finishedAt, outcome.done.finishedAt) - startedAt;
   if (share) {
     run.summary = {
       ...run.summary,
@@ -141,8 +164,8 @@ async function addJoinerShare(run: BulkSyncResult, joiner: WorkerRun, world: Wor
     '/__stub/effects?include=none&summary=true',
   );
   run.joinedShare = {
-    read: share?.read ?? 0,
-    posted: share?.posted ?? 0,
+    read: (run.joinedShare?.read ?? 0) + (share?.read ?? 0),
+    posted: (run.joinedShare?.posted ?? 0) + (share?.posted ?? 0),
     syncedTwice: effects.summary.synced_more_than_once.length,
   };
 }
@@ -169,8 +192,8 @@ export function judge(
   const { run } = measured;
   const rule = { max: p.rule.rateMax, windowMs: p.rule.rateWindowMs };
   const requests = run.arrivals.requests;
-  const ceilingMs = rateCeilingMs(p.objects, rule);
-  const ratio = ratioOf(p.objects, run.wallMs, rule);
+  const ceilingMs = ceilingMsOf(p.objects, rule, p.fewestRequests);
+  const ratio = ratioOf(p.objects, run.wallMs, rule, p.fewestRequests);
   const rateLimited = run.arrivals.rateLimited;
   const perSecond = round(run.objectsPerSecond);
   const targets = [
@@ -216,7 +239,7 @@ export function judge(
       wallSeconds: round(run.wallMs / 1000, 2),
       objectsPerSecond: perSecond,
       requests,
-      minimumRequests: minimumRequests(p.objects),
+      minimumRequests: p.fewestRequests ?? minimumRequests(p.objects),
       rateLimited,
       ceilingSeconds: round(ceilingMs / 1000, 2),
       ...(run.joinedShare ? { joinedShare: run.joinedShare } : {}),

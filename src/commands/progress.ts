@@ -7,29 +7,34 @@ interface Counts {
   durationMs: number;
 }
 
+function perSecond(counts: Counts): number {
+  return counts.durationMs > 0 ? Math.round((counts.read * 1000) / counts.durationMs) : 0;
+}
+
 /**
- * Progress of a long run: a one-line bar with counts and rate on a terminal, a log line every
- * 5 s otherwise (log files and CI stay readable).
+ * Progress of a long run of one or more kinds read side by side: one line on a terminal, redrawn
+ * with every kind's counts and rate (in the order the kinds were first heard of), a log line per
+ * kind every 5 s otherwise (log files and CI stay readable).
  */
-export function progressReporter(label: string, log: Logger) {
+export function progressReporter(log: Logger) {
   const tty = process.stderr.isTTY === true;
-  let lastLog = 0;
-  let last: Counts | null = null;
+  const lastLog = new Map<string, number>();
+  const last = new Map<string, Counts>();
   return {
-    update(counts: Counts) {
-      last = counts;
-      const rate = counts.durationMs > 0 ? Math.round((counts.read * 1000) / counts.durationMs) : 0;
+    update(kind: string, counts: Counts) {
+      last.set(kind, counts);
       if (tty) {
-        process.stderr.write(
-          `\r${label}: ${counts.read} read · ${counts.posted} posted · ${counts.failed} failed · ${rate}/s   `,
+        const parts = [...last].map(
+          ([k, c]) => `${k}: ${c.read} read · ${c.posted} posted · ${c.failed} failed · ${perSecond(c)}/s`,
         );
-      } else if (Date.now() - lastLog >= 5000) {
-        lastLog = Date.now();
-        log.info({ kind: label, ...counts, perSecond: rate }, 'progress');
+        process.stderr.write(`\r${parts.join(' | ')}   `);
+      } else if (Date.now() - (lastLog.get(kind) ?? 0) >= 5000) {
+        lastLog.set(kind, Date.now());
+        log.info({ kind, ...counts, perSecond: perSecond(counts) }, 'progress');
       }
     },
     done() {
-      if (tty && last) process.stderr.write('\n');
+      if (tty && last.size > 0) process.stderr.write('\n');
     },
   };
 }

@@ -4,6 +4,7 @@ import { EXIT } from '../exit-codes.ts';
 import { mirrorChart } from '../sync/mirror/index.ts';
 import { dryRunObjects } from '../sync/objects/dry-run.ts';
 import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
+import { sideBySide } from '../sync/objects/side-by-side.ts';
 import { type ObjectSyncSummary, SYNC_DEFAULTS, syncObjects } from '../sync/objects/sync-objects.ts';
 import { recorded } from '../sync/runs/record-run.ts';
 import { type KindFailure, kindFailureReason, kindFailuresText } from './kind-failure.ts';
@@ -45,7 +46,9 @@ function summaryLine(s: ObjectSyncSummary): string {
 export function registerSyncCommand(program: Command): void {
   program
     .command('sync')
-    .description('mirror the chart of accounts (coa) or sync ready objects now; all = coa, then every kind')
+    .description(
+      'mirror the chart of accounts (coa) or sync ready objects now; all = coa, then every kind side by side',
+    )
     .argument('<what>', `one of: ${TARGETS.join(', ')}`, target)
     .option(
       '--slices <n>',
@@ -74,23 +77,24 @@ export function registerSyncCommand(program: Command): void {
             const skipped: string[] = [];
             // Kinds the platform stopped part-way (F43); the others still run.
             const stopped: KindFailure[] = [];
-            // The last progress of the kind running: what it had done when it stopped.
-            let lastProgress: ObjectSyncSummary | null = null;
+            // A kind the platform stopped part-way (F43) is told with what it had done by then (its
+            // last progress); anything else is not a kind failure and is thrown.
+            const stoppedEarly = (kind: string, error: unknown, done: ObjectSyncSummary | null): void => {
+              const reason = kindFailureReason(error);
+              if (reason === null) throw error;
+              log.debug({ err: error, kind }, 'kind stopped early');
+              stopped.push({ kind, reason });
+              results.push({ kind, stopped: true, reason, ...(done ? { done } : {}) });
+              const before = done
+                ? ` after ${done.read} read, ${done.posted} posted, ${done.failed} failed`
+                : '';
+              out(`${kind}: stopped early${before}: ${reason}`);
+            };
             const eachKind = async <T>(kind: string, work: () => Promise<T>): Promise<T | null> => {
-              lastProgress = null;
               try {
                 return await work();
               } catch (error) {
-                const reason = kindFailureReason(error);
-                if (reason === null) throw error;
-                log.debug({ err: error, kind }, 'kind stopped early');
-                const done = lastProgress as ObjectSyncSummary | null;
-                stopped.push({ kind, reason });
-                results.push({ kind, stopped: true, reason, ...(done ? { done } : {}) });
-                const before = done
-                  ? ` after ${done.read} read, ${done.posted} posted, ${done.failed} failed`
-                  : '';
-                out(`${kind}: stopped early${before}: ${reason}`);
+                stoppedEarly(kind, error, null);
                 return null;
               }
             };
@@ -116,8 +120,8 @@ export function registerSyncCommand(program: Command): void {
               }
             }
             const kinds: ObjectKindName[] = what === 'all' ? [...OBJECT_KINDS] : what === 'coa' ? [] : [what];
-            for (const kind of kinds) {
-              if (options.dryRun) {
+            if (options.dryRun) {
+              for (const kind of kinds) {
                 const dry = await eachKind(kind, () =>
                   dryRunObjects({ sql, erp: app.erp, platform: app.syncPlatform, connectionId }, kind),
                 );
@@ -130,36 +134,52 @@ export function registerSyncCommand(program: Command): void {
                       : ` (the ${app.erp.name} ERP cannot check writes without making them: its refusals are not foreseen)`),
                 );
                 for (const f of dry.sampleFailures) out(`  ${f.objectId}: ${f.message}`);
+              }
+            }
+            // The kinds run side by side under the one rate budget (side-by-side.ts); their lines
+            // are printed once all are done, in OBJECT_KINDS order, whichever finished first.
+            const lastProgress = new Map<ObjectKindName, ObjectSyncSummary>();
+            const progress = progressReporter(log);
+            const settled = options.dryRun
+              ? []
+              : await sideBySide(kinds, (kind) =>
+                  recorded(sql, { connectionId, kind, trigger: 'cli' }, () =>
+                    syncObjects(
+                      {
+                        sql,
+                        erp: app.erp,
+                        platform: app.syncPlatform,
+                        connectionId,
+                        log,
+                        onProgress: (summary) => {
+                          lastProgress.set(kind, summary);
+                          progress.update(kind, summary);
+                        },
+                      },
+                      kind,
+                      { slices: options.slices, ...(kinds.length > 1 ? { joinable: false } : {}) },
+                    ),
+                  ),
+                ).finally(() => progress.done());
+            let unexpected: { error: unknown } | null = null;
+            for (const [i, outcome] of settled.entries()) {
+              const kind = kinds[i]!;
+              if (outcome.status === 'rejected') {
+                try {
+                  stoppedEarly(kind, outcome.reason, lastProgress.get(kind) ?? null);
+                } catch (error) {
+                  unexpected ??= { error };
+                }
                 continue;
               }
-              const progress = progressReporter(kind, log);
-              const summary = await eachKind(kind, () =>
-                recorded(sql, { connectionId, kind, trigger: 'cli' }, () =>
-                  syncObjects(
-                    {
-                      sql,
-                      erp: app.erp,
-                      platform: app.syncPlatform,
-                      connectionId,
-                      log,
-                      onProgress: (summary) => {
-                        lastProgress = summary;
-                        progress.update(summary);
-                      },
-                    },
-                    kind,
-                    {
-                      slices: options.slices,
-                    },
-                  ),
-                ),
-              ).finally(() => progress.done());
-              if (!summary) continue;
+              const summary = outcome.value;
               results.push(summary);
               if (summary.busy) skipped.push(kind);
               failures += summary.failed;
               out(summaryLine(summary));
             }
+            // Not a kind failure: the other kinds' lines are out; the error ends the command.
+            if (unexpected) throw unexpected.error;
             if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
             if (stopped.length > 0) {
               // README "Exit codes": 4 wins over 69 and 3. A kind the platform stopped needs a

@@ -110,7 +110,7 @@ while kill -0 $child 2>/dev/null; do
     if kill -0 "\${f##*/}" 2>/dev/null; then alive=1; else rm -f "$f"; fi
   done
   named=1
-  [ "$rounds" -gt 20 ] && ! grep -q ""keeper":$$[,}]" "$STATE" 2>/dev/null && named=0
+  [ "$rounds" -gt 20 ] && ! grep -q '"keeper":'"$$"'[,}]' "$STATE" 2>/dev/null && named=0
   if [ "$alive" = 0 ] || [ "$named" = 0 ]; then
     kill $child 2>/dev/null; wait $child
     [ "$named" = 1 ] && rm -f "$STATE"

@@ -4,6 +4,7 @@ import type { Logger } from '../log.ts';
 import { sleep } from './backoff.ts';
 import { currentLane, type Lane } from './priority.ts';
 import { ACQUIRE_PERMIT, PAUSE_PERMITS } from './rate-limiter-scripts.ts';
+import { currentWindowShare } from './window-share.ts';
 
 export interface RateLimiterOptions {
   /** Requests the platform allows per window per source IP (F3: 200). */
@@ -171,6 +172,12 @@ export class RedisRateLimiter {
    */
   async acquire(): Promise<void> {
     const lane = this.lanes[currentLane()];
+    // A caller held to a share of the window (window-share.ts) waits for its share first.
+    const share = lane.lane === 'bulk' ? currentWindowShare() : undefined;
+    if (share) {
+      const { max, margin, windowMs, windowPadMs } = this.options;
+      await share.take(max - margin, windowMs + windowPadMs, this.closing.signal);
+    }
     lane.queued++;
     const turn = lane.tail.then(() => this.acquireInTurn(lane)).finally(() => lane.queued--);
     lane.tail = turn.catch(() => undefined);

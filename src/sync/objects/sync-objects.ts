@@ -40,6 +40,13 @@ export interface ObjectSyncOptions {
   joinRunId?: string;
   /** A joined run stops reading between pages once this is aborted (a press, a shutdown), and reports what it wrote. */
   signal?: AbortSignal;
+  /**
+   * False: other processes may not join this run (no shared plan in PostgreSQL). A sync of every
+   * kind side by side holds its date-split reading to a share of the window (side-by-side.ts);
+   * a joined process would read outside that share and take the permits the one-cursor kinds
+   * need. Default true.
+   */
+  joinable?: boolean;
 }
 
 export interface ObjectSyncSummary {
@@ -252,7 +259,7 @@ async function sharedReading(
   kind: ObjectKindName,
   options: ObjectSyncOptions,
 ): Promise<Pick<ReadOptions, 'board' | 'reader' | 'role'>> {
-  if (options.syncRequestId || !readByDate(kind)) return {};
+  if (options.syncRequestId || !readByDate(kind) || options.joinable === false) return {};
   const reader = readerName();
   if (options.joinRunId)
     return { board: PostgresBoard.join(deps.sql, options.joinRunId), reader, role: 'join' };
