@@ -88,6 +88,17 @@ describe('one embedded Redis per checkout', () => {
     expect(existsSync(join(dataDir, 'redis', 'appendonlydir'))).toBe(true);
   }, 120_000);
 
+  it('the server outlives its keeper\'s 20 s naming check while a worker uses it', async () => {
+    // The keeper stops a server that server.json does not name after 20 rounds (its starter
+    // died before writing it). A named one must keep running: a worker can run for months.
+    const worker = startWorker();
+    const port = await redisPortOf(worker);
+    await worker.waitForLine(/ledgersync worker running/);
+    await new Promise((resolve) => setTimeout(resolve, 24_000));
+    expect(await answers(port)).toBe(true);
+    expect(await worker.stop('SIGINT')).toBe(0);
+  }, 120_000);
+
   it('a worker killed with SIGKILL leaves no redis-server behind', async () => {
     const worker = startWorker();
     const port = await redisPortOf(worker);
