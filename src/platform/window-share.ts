@@ -16,11 +16,30 @@ export class WindowShare {
   private readonly released: Promise<void>;
   private wake: () => void = () => {};
 
+  private changed: Promise<void>;
+  private wakeChanged: () => void = () => {};
+
   /** share: the part of a window's permits these requests may take while limiting (0-1]. */
-  constructor(private readonly share: number) {
-    if (!(share > 0 && share <= 1)) throw new Error('window share must be in (0, 1]');
+  constructor(private share: number) {
+    checkShare(share);
     this.released = new Promise((resolve) => {
       this.wake = resolve;
+    });
+    this.changed = this.nextChange();
+  }
+
+  /** A new share (a kind beside these requests finished): waiting requests look again at once. */
+  setShare(share: number): void {
+    checkShare(share);
+    this.share = share;
+    const wake = this.wakeChanged;
+    this.changed = this.nextChange();
+    wake();
+  }
+
+  private nextChange(): Promise<void> {
+    return new Promise((resolve) => {
+      this.wakeChanged = resolve;
     });
   }
 
@@ -40,9 +59,13 @@ export class WindowShare {
         this.taken.push(now);
         return;
       }
-      await Promise.race([sleep(this.taken[0]! + windowMs - now, signal), this.released]);
+      await Promise.race([sleep(this.taken[0]! + windowMs - now, signal), this.released, this.changed]);
     }
   }
+}
+
+function checkShare(share: number): void {
+  if (!(share > 0 && share <= 1)) throw new Error('window share must be in (0, 1]');
 }
 
 const current = new AsyncLocalStorage<WindowShare>();

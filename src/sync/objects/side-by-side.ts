@@ -2,13 +2,22 @@ import { runWithinShare, WindowShare } from '../../platform/window-share.ts';
 import { type ObjectKindName, readByDate } from './kinds.ts';
 
 /**
- * Share of each rate window the kinds read by date (many cursors) may take while a kind read with
- * one cursor is still reading. Those kinds cannot be split (docs/platform.md F28): one page per
- * round trip, about nine requests a second each, so they need permits all through the window
- * rather than a burst at its start. Benchmark row 1e (30,000 transactions beside 10,500 objects of
- * the other four kinds): with no cap the one-cursor kinds waited for the next window between pages.
+ * Share of each rate window one kind read with one cursor is taken to need, and the least the
+ * kinds read by date (many cursors) keep. Those kinds cannot be split (docs/platform.md F28): one
+ * page per round trip, about nine requests a second each against the 19 or so the limiter allows
+ * (F3), so they need permits all through the window rather than a burst at its start. The kinds
+ * read by date take the rest: 1 - 0.45 per one-cursor kind still reading, at least 0.1, and all
+ * of it once the last one is done. Benchmark row 1e (30,000 transactions beside 10,500 objects of
+ * the other four kinds): with no cap the one-cursor kinds waited for the next window between
+ * pages; with a fixed 0.4 the window was part unused once only reimbursements were left.
  */
-export const DATE_KINDS_SHARE_WHILE_OTHERS_READ = 0.4;
+export const ONE_CURSOR_KIND_SHARE = 0.45;
+export const DATE_KINDS_LEAST_SHARE = 0.1;
+
+/** The share of the window the kinds read by date may take while `reading` one-cursor kinds read. */
+export function dateKindsShare(reading: number): number {
+  return Math.min(1, Math.max(DATE_KINDS_LEAST_SHARE, 1 - reading * ONE_CURSOR_KIND_SHARE));
+}
 
 /**
  * Runs one sync per kind side by side, so one rate budget serves them all (a sync of every kind
@@ -21,10 +30,21 @@ export async function sideBySide<T>(
   run: (kind: ObjectKindName) => Promise<T>,
 ): Promise<PromiseSettledResult<T>[]> {
   const oneCursor = kinds.filter((k) => !readByDate(k));
-  const share = new WindowShare(DATE_KINDS_SHARE_WHILE_OTHERS_READ);
+  const share = new WindowShare(dateKindsShare(oneCursor.length));
   if (oneCursor.length === 0) share.release();
-  const runs = kinds.map((kind) => (readByDate(kind) ? runWithinShare(share, () => run(kind)) : run(kind)));
-  // The cap lifts as soon as every one-cursor kind is done (or failed): the budget is all theirs.
-  void Promise.allSettled(runs.filter((_, i) => !readByDate(kinds[i]!))).then(() => share.release());
+  let reading = oneCursor.length;
+  // Each one-cursor kind done (or failed) hands its part of the window to the kinds read by date;
+  // the cap lifts once the last is done: the budget is all theirs.
+  const finished = () => {
+    reading--;
+    if (reading === 0) share.release();
+    else share.setShare(dateKindsShare(reading));
+  };
+  const runs = kinds.map((kind) => {
+    if (readByDate(kind)) return runWithinShare(share, () => run(kind));
+    const done = run(kind);
+    done.then(finished, finished);
+    return done;
+  });
   return Promise.allSettled(runs);
 }

@@ -27,3 +27,20 @@ describe('WindowShare: a share of the rate window (docs/platform.md F3)', () => 
     expect(currentWindowShare()).toBeUndefined();
   });
 });
+
+describe('WindowShare: a share that grows as kinds beside it finish (docs/platform.md F3)', () => {
+  it('F3: a larger share lets waiting requests go at once, up to the new share', async () => {
+    const share = new WindowShare(0.2);
+    let passed = 0;
+    const takes = Array.from({ length: 8 }, () => share.take(10, 3_600_000).then(() => passed++));
+    await settle();
+    expect(passed).toBe(2);
+    share.setShare(0.6);
+    await settle();
+    await settle();
+    expect(passed).toBe(6);
+    share.release();
+    await Promise.all(takes);
+    expect(passed).toBe(8);
+  });
+});
