@@ -88,7 +88,7 @@ describe('one embedded Redis per checkout', () => {
     expect(existsSync(join(dataDir, 'redis', 'appendonlydir'))).toBe(true);
   }, 120_000);
 
-  it('the server outlives its keeper\'s 20 s naming check while a worker uses it', async () => {
+  it("the server outlives its keeper's 20 s naming check while a worker uses it", async () => {
     // The keeper stops a server that server.json does not name after 20 rounds (its starter
     // died before writing it). A named one must keep running: a worker can run for months.
     const worker = startWorker();
