@@ -140,27 +140,41 @@ export function registerSyncCommand(program: Command): void {
             // are printed once all are done, in OBJECT_KINDS order, whichever finished first.
             const lastProgress = new Map<ObjectKindName, ObjectSyncSummary>();
             const progress = progressReporter(log);
+            // Not a kind failure (the database gone, the platform unreachable): the command ends at
+            // once, as it did when kinds ran one after another, rather than wait on the others; what
+            // they wrote is as safe as after a crash (the sync ledger).
+            let endNow: (error: unknown) => void = () => {};
+            const ended = new Promise<never>((_, reject) => {
+              endNow = reject;
+            });
+            ended.catch(() => undefined);
             const settled = options.dryRun
               ? []
-              : await sideBySide(kinds, (kind) =>
-                  recorded(sql, { connectionId, kind, trigger: 'cli' }, () =>
-                    syncObjects(
-                      {
-                        sql,
-                        erp: app.erp,
-                        platform: app.syncPlatform,
-                        connectionId,
-                        log,
-                        onProgress: (summary) => {
-                          lastProgress.set(kind, summary);
-                          progress.update(kind, summary);
+              : await Promise.race([
+                  ended,
+                  sideBySide(kinds, (kind) =>
+                    recorded(sql, { connectionId, kind, trigger: 'cli' }, () =>
+                      syncObjects(
+                        {
+                          sql,
+                          erp: app.erp,
+                          platform: app.syncPlatform,
+                          connectionId,
+                          log,
+                          onProgress: (summary) => {
+                            lastProgress.set(kind, summary);
+                            progress.update(kind, summary);
+                          },
                         },
-                      },
-                      kind,
-                      { slices: options.slices, ...(kinds.length > 1 ? { joinable: false } : {}) },
-                    ),
+                        kind,
+                        { slices: options.slices, ...(kinds.length > 1 ? { joinable: false } : {}) },
+                      ),
+                    ).catch((error: unknown) => {
+                      if (kindFailureReason(error) === null) endNow(error);
+                      throw error;
+                    }),
                   ),
-                ).finally(() => progress.done());
+                ]).finally(() => progress.done());
             let unexpected: { error: unknown } | null = null;
             for (const [i, outcome] of settled.entries()) {
               const kind = kinds[i]!;
