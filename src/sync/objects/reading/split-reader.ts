@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../../log.ts';
 import type { ReadItem, ReadPage } from '../platform-port.ts';
+import { type BacklogEnd, findBacklogEnd, RECENT_MS } from './backlog-end.ts';
 import { ALL_TIME, contains, cutAt, cutEvenly, type DateRange } from './date-range.ts';
 import { keepsOrder, orderOf, type PageOrder, quantileCuts } from './page-order.ts';
 import { boundAfterCut, type HeldRange, MemoryBoard, type RangeBoard, type RangeRow } from './range-board.ts';
@@ -61,6 +62,8 @@ export interface SplitReadStats {
   emptyRanges: number;
   /** True when the platform broke a range or the order, and everything was read once more. */
   reread: boolean;
+  /** Requests sent to find where an oldest-first backlog ends (see backlog-end.ts). */
+  probes: number;
 }
 
 interface Cursor {
@@ -98,9 +101,12 @@ const HANDOVER_POLL_MS = 20;
  * backlog holds, and the rate budget, not one cursor's round trips, sets the pace.
  *
  * - The first page, read with no filter, shows where the data is and in which order the platform
- *   lists it. Ascending (or descending) order: the span from that page's last date to now (or
- *   back a year and more) is cut into equal parts, one per cursor, and the first cursor keeps the
- *   part it is in. Any other order: the cursor stops and the dates it returned (a sample) give
+ *   lists it. Ascending order: a probe sent beside it (from a day ago on) shows whether the backlog
+ *   runs up to now; if not, a few rounds of probes find where it ends (backlog-end.ts), so an old
+ *   backlog is cut where its objects are. The span from that page's last date to the end (now,
+ *   or for descending order back a year and more) is cut into equal parts, one per cursor, and
+ *   the first cursor keeps the part it is in. Probes that show the date filter ignored leave the
+ *   first cursor to read the whole list alone, once. Any other order: the cursor stops and the dates it returned (a sample) give
  *   ranges of equal count; the page's objects are read again and skipped by the sync ledger.
  * - Work stealing: when a cursor ends and no range is open, the range with most left (its density
  *   so far times the span ahead of it), wherever it is read, is cut at the middle of what it has
@@ -136,6 +142,7 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
     handedOver: 0,
     emptyRanges: 0,
     reread: false,
+    probes: 0,
   };
   /** Cursors this reader keeps open: fewer by each range it hands over. */
   let target = cursors;
@@ -286,8 +293,34 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
     options.onLastPages();
   };
 
+  /**
+   * Where an oldest-first backlog ends; 'now' (plan as before) when a probe fails, the ranges being
+   * a matter of speed alone.
+   */
+  const backlogEnd = async (
+    first: number,
+    last: number,
+    recent: Promise<number[] | null>,
+  ): Promise<BacklogEnd> => {
+    const recentDates = await recent;
+    if (recentDates === null) return { kind: 'now' };
+    try {
+      const found = await findBacklogEnd(firstDates, {
+        first,
+        last,
+        recentFrom: recentFrom,
+        recent: recentDates,
+        width: cursors - 1,
+      });
+      stats.probes += found.probes;
+      return found.end;
+    } catch (error) {
+      options.log?.warn({ err: error }, 'probing where the backlog ends failed: cutting up to now');
+      return { kind: 'now' };
+    }
+  };
   /** The first page: learn the order, plan the ranges. */
-  const plan = async (cursor: Cursor, page: ReadPage): Promise<void> => {
+  const plan = async (cursor: Cursor, page: ReadPage, recent: Promise<number[] | null>): Promise<void> => {
     const dates = datesOf(source, page.items);
     cursor.items = page.items.length;
     if (page.more === false || dates.length === 0) return;
@@ -303,7 +336,21 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
     cursor.position = last;
     let pieces: DateRange[];
     if (order === 'ascending') {
-      pieces = cutEvenly({ from: last, to: null }, last, Math.max(now(), last + cursors), cursors);
+      const end = await backlogEnd(first, last, recent);
+      if (end.kind === 'ignored') {
+        options.log?.warn('the platform ignores from_date: one cursor reads every ready object');
+        return;
+      }
+      pieces =
+        end.kind === 'now'
+          ? cutEvenly({ from: last, to: null }, last, Math.max(now(), last + cursors), cursors)
+          : // The end lies between the last date seen and the first empty probe: cut as if in the middle.
+            cutEvenly(
+              { from: last, to: end.at },
+              last,
+              Math.max(last + cursors, Math.floor((end.seen + end.at) / 2)),
+              cursors,
+            );
       cursor.held.bound = { from: null, to: pieces[0]!.to };
       pieces = pieces.slice(1);
     } else {
@@ -317,9 +364,26 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
     await board.plan(order, pieces);
   };
 
+  /** The dates on the first page of `range`: one request. */
+  const firstDates = async (range: DateRange): Promise<number[]> => {
+    const pages = source.pages(range)[Symbol.asyncIterator]();
+    try {
+      const first = await pages.next();
+      return first.done ? [] : datesOf(source, first.value.items);
+    } finally {
+      await pages.return?.();
+    }
+  };
+  const recentFrom = now() - RECENT_MS;
+  /** Sent beside the first page (which the other cursors wait for anyway); null if it failed. */
+  let recent: Promise<number[] | null> = Promise.resolve(null);
+
   try {
-    if (role === 'start') open(await board.start(reader, ALL_TIME));
-    else await fill();
+    if (role === 'start') {
+      open(await board.start(reader, ALL_TIME));
+      stats.probes++;
+      recent = firstDates({ from: recentFrom, to: null }).catch(() => null);
+    } else await fill();
     let planned = role === 'join';
     for (;;) {
       if ('error' in failed) throw failed.error;
@@ -346,7 +410,7 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
       if (!planned) {
         planned = true;
         yield page;
-        await plan(cursor, page);
+        await plan(cursor, page, recent);
         if (active.has(cursor)) cursor.next = pull(cursor);
         await fill();
         continue;

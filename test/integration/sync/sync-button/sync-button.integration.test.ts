@@ -1,6 +1,7 @@
 import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
+import { makeId, parseId } from '../../../../src/stub/core/ids.ts';
 import { useTestRedis } from '../../../support/redis.ts';
 import { useSyncWorld } from '../../../support/sync-world.ts';
 import { waitFor } from '../../support.ts';
@@ -17,6 +18,7 @@ const world = useSyncWorld({ settings: { transaction_sync_button_enabled: true }
 const redis = useTestRedis();
 let rig: ButtonRig;
 let events: QueueEvents;
+let firstId: string;
 
 beforeAll(async () => {
   events = new QueueEvents('object-sync', { connection: { url: redis.url }, prefix: redis.prefix });
@@ -33,6 +35,11 @@ beforeAll(async () => {
     synced_fraction: 0,
     vendor_creation_fraction: 0,
   });
+  for await (const page of world.platform.objects.readyTransactions().pages()) {
+    const first = page.items[0];
+    if (first?.ok) firstId = first.value.id;
+    break;
+  }
 });
 
 afterAll(async () => {
@@ -53,10 +60,14 @@ describe('sync button', () => {
         what: 'the background sync to be under way',
       },
     );
+    // The newest 1,000 rows: the background run reads them last, however it splits the backlog, so
+    // the press's rows are the button run's to write and post page by page.
+    const seeded = parseId(firstId)!;
+    const newest = Array.from({ length: 1000 }, (_, i) => makeId(seeded.prefix, seeded.code, 39_000 + i));
     const press = await world.control<{ sync_request_id: string; object_ids: string[] }>(
       'POST',
       '/__stub/sync-button',
-      { object_type: 'TRANSACTION', limit: 1000 },
+      { object_type: 'TRANSACTION', object_ids: newest },
     );
     expect(press.object_ids).toHaveLength(1000);
     const id = press.sync_request_id;

@@ -57,10 +57,11 @@ function spread(count: number, from: number, to: number): Dated[] {
   }));
 }
 
-async function readAll(source: ReturnType<typeof listing>['source'], cursors: number) {
+async function readAll(source: ReturnType<typeof listing>['source'], cursors: number, board?: MemoryBoard) {
   const seen = new Map<string, number>();
   let stats: SplitReadStats | null = null;
-  for await (const page of readSplit(source, { cursors, now: () => NOW, onDone: (s) => (stats = s) })) {
+  const options = { cursors, now: () => NOW, onDone: (s: SplitReadStats) => (stats = s) };
+  for await (const page of readSplit(source, board ? { ...options, board } : options)) {
     for (const item of page.items) {
       const id = (item as { value: { id: string } }).value.id;
       seen.set(id, (seen.get(id) ?? 0) + 1);
@@ -89,7 +90,7 @@ describe('split reader (docs/platform.md F28: transactions split by from_date / 
     expect(seen.size).toBe(objects.length);
     expect([...seen.values()].every((n) => n === 1)).toBe(true);
     expect(stats!.cursors).toBeGreaterThanOrEqual(4);
-    expect(list.requests()).toBeLessThanOrEqual(200 + stats!.cursors + 1);
+    expect(list.requests()).toBeLessThanOrEqual(200 + stats!.cursors + stats!.probes + 1);
   });
 
   it('work stealing: a lopsided backlog is split again when a cursor runs dry', async () => {
@@ -123,11 +124,66 @@ describe('split reader (docs/platform.md F28: transactions split by from_date / 
     expect([...seen.values()].filter((n) => n > 1).length).toBeLessThanOrEqual(100);
   });
 
-  it('a platform that ignores the date filter: nothing is missed (the list is read again)', async () => {
+  it('F28: a platform that ignores the date filter, seen by the probe beside the first page: everything read once', async () => {
     const objects = spread(5_000, NOW - 60 * DAY, NOW);
-    const { seen, stats } = await readAll(listing(objects, { ignoreDates: true }).source, 4);
+    const list = listing(objects, { ignoreDates: true });
+    const { seen, stats } = await readAll(list.source, 4);
     expect(seen.size).toBe(objects.length);
-    expect(stats?.reread).toBe(true);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    expect(stats?.reread).toBe(false);
+    expect(list.requests()).toBe(50 + 1);
+  });
+
+  it('F28: when the platform ignores from_date/to_date the probes of an old backlog fall back and everything is read once', async () => {
+    const objects = spread(5_000, NOW - 730 * DAY, NOW - 720 * DAY);
+    const list = listing(objects, { ignoreDates: true });
+    const { seen, stats } = await readAll(list.source, 12);
+    expect(seen.size).toBe(objects.length);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    expect(stats?.reread).toBe(false);
+    expect(stats?.cursors).toBe(1);
+  });
+
+  it('F28: a backlog within 10 days two years ago is cut into ranges that all hold data', async () => {
+    const objects = spread(30_000, NOW - 730 * DAY, NOW - 720 * DAY);
+    const list = listing(objects);
+    const board = new MemoryBoard();
+    const planned: DateRange[] = [];
+    const plan = board.plan.bind(board);
+    board.plan = (order, ranges) => {
+      planned.push(...ranges);
+      return plan(order, ranges);
+    };
+    const { seen, stats } = await readAll(list.source, 12, board);
+    expect(seen.size).toBe(objects.length);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    expect(planned).toHaveLength(11);
+    for (const range of planned) expect(objects.some((o) => contains(range, o.at))).toBe(true);
+    // A cut near the end may still open a part past the last object (the end is known to a bracket).
+    expect(stats!.emptyRanges).toBeLessThanOrEqual(1);
+    // The probe beside the first page and two rounds of 11 find the end: no third round.
+    expect(stats!.probes).toBeLessThanOrEqual(1 + 2 * 11);
+    expect(list.requests()).toBeLessThanOrEqual(300 + stats!.cursors + stats!.probes + 1);
+  });
+
+  it('F28: a dense backlog three weeks old, half a year long, is also cut where its objects are', async () => {
+    const objects = spread(30_000, NOW - 200 * DAY, NOW - 21 * DAY);
+    const list = listing(objects);
+    const { seen, stats } = await readAll(list.source, 8);
+    expect(seen.size).toBe(objects.length);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    expect(stats!.emptyRanges).toBeLessThanOrEqual(1);
+    expect(list.requests()).toBeLessThanOrEqual(300 + stats!.cursors + stats!.probes + 1);
+  });
+
+  it('F28: a backlog that ends now still plans up to now, with only the probe sent beside the first page', async () => {
+    const objects = spread(20_000, NOW - 3 * 365 * DAY, NOW);
+    const list = listing(objects);
+    const { seen, stats } = await readAll(list.source, 12);
+    expect(seen.size).toBe(objects.length);
+    expect(stats!.probes).toBe(1);
+    expect(stats!.emptyRanges).toBe(0);
+    expect(list.requests()).toBeLessThanOrEqual(200 + stats!.cursors + 2);
   });
 
   async function lastPagesSignal(order: 'asc' | 'desc', days: number) {
@@ -162,7 +218,8 @@ describe('split reader (docs/platform.md F28: transactions split by from_date / 
     const list = listing(small);
     const { seen } = await readAll(list.source, 4);
     expect(seen.size).toBe(50);
-    expect(list.requests()).toBe(1);
+    // The first page, and the probe sent beside it before the list was known to be this short.
+    expect(list.requests()).toBe(2);
     const one = listing(spread(500, NOW - DAY, NOW));
     expect((await readAll(one.source, 1)).seen.size).toBe(500);
     expect(one.requests()).toBe(5);
