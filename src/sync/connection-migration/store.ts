@@ -3,11 +3,11 @@
 // Recording a switch also moves the connection left's unfinished work to the new connection, so
 // it writes connections, result_batches, sync_ledger and sync_requests in that one transaction.
 // Its statements over those tables live in each table's home (sync_ledger in src/sync/sync-ledger/,
-// result_batches in src/sync/outbox/, sync_requests in src/sync/sync-button/requests.ts): this
+// result_batches in src/sync/reporting/, sync_requests in src/sync/sync-button/requests.ts): this
 // module calls them.
 import type { Sql } from 'postgres';
 import { scrubString } from '../../secrets.ts';
-import { carryOverFrozenBatches } from '../outbox/carry-over.ts';
+import { carryOverFrozenBatches } from '../reporting/index.ts';
 import { carryOverOpenRequests, moveOpenRequest } from '../sync-button/requests.ts';
 import { carryOverUnreportedRows } from '../sync-ledger/carry-over.ts';
 import { lastFailureMessages } from '../sync-ledger/object-lookups.ts';

@@ -1,5 +1,4 @@
-import type { SyncResult } from '../../platform/schemas/syncs.ts';
-import type { SyncBody } from '../outbox/freeze-batch.ts';
+import type { PostOutcome, SyncBody } from '../reporting/index.ts';
 import type { ObjectKindName } from './kinds.ts';
 import type { RangeBoard } from './reading/range-board.ts';
 
@@ -37,21 +36,6 @@ export interface ReadOptions {
    */
   onLastPages?: () => void;
 }
-
-/**
- * The platform's answer to a sync post. `results` is empty when the answer had none: the
- * published answer is `{sync_id}` alone and means every item was applied (docs/platform.md F33).
- */
-export interface SyncAcknowledgement {
-  sync_id: string | null;
-  results: SyncResult[];
-  sync_request_id: string | null;
-}
-
-export type PostOutcome =
-  | { kind: 'acknowledged'; response: SyncAcknowledgement }
-  /** docs/platform.md F15: 7005 to a key sent before with this very body: it was applied. */
-  | { kind: 'already_applied' };
 
 /**
  * What object sync needs from the platform, and nothing more. The platform client implements

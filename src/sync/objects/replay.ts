@@ -1,9 +1,9 @@
 import type { PlatformClient } from '../../platform/client.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
 import { billSteps } from '../bill-decision.ts';
+import { freezeAndSend } from '../reporting/index.ts';
 import { latestOutcome, ledgerSyncType } from '../sync-ledger/object-lookups.ts';
 import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from './kinds.ts';
-import { freezeAndSend } from './report-results.ts';
 import { emptySummary, type ObjectSyncDeps, type ObjectSyncSummary, processPage } from './sync-objects.ts';
 
 export type ReplayResult =

@@ -4,6 +4,7 @@ import type { Logger } from '../../log.ts';
 import type { Transaction } from '../../platform/schemas/objects.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
 import { connectionAfterSwitches } from '../connection-migration/store.ts';
+import { addReport, freezeAndSend, type ReportCounts, sendFrozen } from '../reporting/index.ts';
 import { releaseClosedRequests } from '../sync-ledger/outcomes.ts';
 import { applyPage } from './apply-page.ts';
 import { KIND_SPECS, type ObjectKindName, readByDate } from './kinds.ts';
@@ -11,7 +12,6 @@ import { planPage } from './plan-page.ts';
 import type { ReadItem, ReadOptions, SyncPlatform } from './platform-port.ts';
 import { prefetch } from './prefetch.ts';
 import { PostgresBoard, readerName } from './reading/postgres-board.ts';
-import { addReport, freezeAndSend, type ReportCounts, sendFrozen } from './report-results.ts';
 import { createMissingVendors } from './vendor-creation.ts';
 
 export interface ObjectSyncDeps {
@@ -151,7 +151,7 @@ async function runSync(
   const button = options.syncRequestId ? { syncRequestId: options.syncRequestId } : {};
   const joining = Boolean(options.joinRunId);
   // Batches an earlier run froze but could not send go first, exactly as frozen (F15). A press
-  // leaves a batch another sender holds to it rather than wait (report-results.ts freezeAndSend).
+  // leaves a batch another sender holds to it rather than wait (reporting/report-results.ts freezeAndSend).
   const whenLeased = options.syncRequestId ? ('skip' as const) : ('wait' as const);
   if (!joining)
     addReport(summary.reported, await sendFrozen(report, { syncTypes: spec.syncTypes, whenLeased }));

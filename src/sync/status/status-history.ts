@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { OBJECT_KINDS } from '../objects/kinds.ts';
-import { backlogBySteps } from '../outbox/backlog-history.ts';
+import { backlogBySteps } from '../reporting/index.ts';
 import { recentAnsweredRequests } from '../sync-button/requests.ts';
 
 /** What the status page draws: recent runs, sync-button answers and the outbox over a day. */

@@ -3,7 +3,7 @@ import { transient } from '../../erp/errors.ts';
 import type { Logger } from '../../log.ts';
 import type { SyncType } from '../../platform/schemas/syncs.ts';
 import type { SyncPlatform } from '../objects/platform-port.ts';
-import { addReport, freezeAndSend, type ReportCounts, sendFrozen } from '../objects/report-results.ts';
+import { addReport, freezeAndSend, type ReportCounts, sendFrozen } from '../reporting/index.ts';
 import { claimRows } from '../sync-ledger/claims.ts';
 import { adoptKnownOutcomes, recordOutcomes, releaseLeftovers } from '../sync-ledger/outcomes.ts';
 import { hasUnansweredRows, unansweredOwnRows } from './attribute-rows.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
 import type { SyncPlatform } from '../../../../src/sync/objects/platform-port.ts';
 import { syncObjects } from '../../../../src/sync/objects/sync-objects.ts';
-import type { SyncBody } from '../../../../src/sync/outbox/freeze-batch.ts';
+import type { SyncBody } from '../../../../src/sync/reporting/index.ts';
 import { useSyncWorld } from '../../../support/sync-world.ts';
 import { seedTransactionBacklog } from '../../../support/transaction-backlog.ts';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ackBatch } from '../../../../src/sync/outbox/ack-batch.ts';
-import { freezeBatch } from '../../../../src/sync/outbox/freeze-batch.ts';
+import { ackBatch, freezeBatch } from '../../../../src/sync/reporting/index.ts';
 import {
   type AttributionScope,
   databaseTime,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sendIdempotent } from '../../../../src/platform/idempotent-send.ts';
-import { OutboxIdempotencyRecords } from '../../../../src/sync/outbox/idempotency-records.ts';
+import { OutboxIdempotencyRecords } from '../../../../src/sync/reporting/index.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 
 const db = useTestDatabase();

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import { hasPublicHost } from '../../public-url.ts';
-import { assignToBatch, lockUnbatchedOutcomes, type UnbatchedOutcome } from '../sync-ledger/batches.ts';
 import { batchIdempotencyKey } from './batch-key.ts';
+import { assignToBatch, lockUnbatchedOutcomes, type UnbatchedOutcome } from './ledger-batches.ts';
 
 /** F14: at most 5,000 successful and 5,000 failed items per call; we cap the batch as a whole. */
 export const RESULT_BATCH_MAX = 5000;

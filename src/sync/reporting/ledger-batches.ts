@@ -1,7 +1,7 @@
-// The sync-ledger side of the result outbox: which known outcomes wait for a batch, which batch
-// took them, and what the platform answered for each. The batches themselves (result_batches,
-// and the transactions that freeze and acknowledge them) are src/sync/outbox/'s; those
-// transactions call these functions with their own `tx`.
+// The sync ledger's batch columns (batch_id, the reported state and the platform's answer per row):
+// which known outcomes wait for a batch, which batch took them, and what the platform answered for
+// each. Reporting owns them with result_batches, so freezing and acknowledging a batch is one
+// module's transaction (freeze-batch.ts, ack-batch.ts).
 import type { Sql, TransactionSql } from 'postgres';
 
 /** Which outcomes: one sync type of a connection, and one sync-button request or none. */

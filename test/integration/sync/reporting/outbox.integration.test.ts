@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ackBatch } from '../../../../src/sync/outbox/ack-batch.ts';
-import { freezeBatch } from '../../../../src/sync/outbox/freeze-batch.ts';
-import { frozenBatches } from '../../../../src/sync/outbox/frozen-batches.ts';
+import { ackBatch, freezeBatch, frozenBatches } from '../../../../src/sync/reporting/index.ts';
 import { claimRows } from '../../../../src/sync/sync-ledger/claims.ts';
 import { recordOutcomes, releaseClosedRequests } from '../../../../src/sync/sync-ledger/outcomes.ts';
 import { useTestDatabase } from '../../../support/db.ts';

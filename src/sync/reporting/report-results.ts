@@ -1,18 +1,13 @@
 import type { Sql } from 'postgres';
 import type { Logger } from '../../log.ts';
 import type { SyncType } from '../../platform/schemas/syncs.ts';
-import { ackBatch, noteBatchFailure } from '../outbox/ack-batch.ts';
-import {
-  DEFAULT_LEASE_TIMING,
-  type LeaseTiming,
-  sendUnderLease,
-  type WhenLeased,
-} from '../outbox/batch-lease.ts';
-import { type FrozenBatch, freezeBatch, RESULT_BATCH_MAX } from '../outbox/freeze-batch.ts';
-import { frozenBatches } from '../outbox/frozen-batches.ts';
-import { countUnbatchedOutcomes } from '../sync-ledger/batches.ts';
-import { SYNC_TYPE_ORDER } from './kinds.ts';
-import type { SyncPlatform } from './platform-port.ts';
+import { SYNC_TYPE_ORDER } from '../objects/kinds.ts';
+import { ackBatch, noteBatchFailure } from './ack-batch.ts';
+import { DEFAULT_LEASE_TIMING, type LeaseTiming, sendUnderLease, type WhenLeased } from './batch-lease.ts';
+import { type FrozenBatch, freezeBatch, RESULT_BATCH_MAX } from './freeze-batch.ts';
+import { frozenBatches } from './frozen-batches.ts';
+import { countUnbatchedOutcomes } from './ledger-batches.ts';
+import type { ResultPoster } from './post-outcome.ts';
 
 export interface ReportCounts {
   batches: number;
@@ -29,7 +24,7 @@ export function addReport(into: ReportCounts, more: ReportCounts): void {
 
 export interface ReportContext {
   sql: Sql;
-  platform: SyncPlatform;
+  platform: ResultPoster;
   connectionId: string;
   log: Logger;
   /** Lease length and waits of result batches (batch-lease.ts); tests shorten them. */

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
 import type { SyncPlatform } from '../../../../src/sync/objects/platform-port.ts';
-import { freezeAndSend, sendFrozen } from '../../../../src/sync/objects/report-results.ts';
-import { freezeBatch, type SyncBody } from '../../../../src/sync/outbox/freeze-batch.ts';
-import { lockUnbatchedOutcomes } from '../../../../src/sync/sync-ledger/batches.ts';
+import {
+  freezeAndSend,
+  freezeBatch,
+  type SyncBody,
+  sendFrozen,
+} from '../../../../src/sync/reporting/index.ts';
+import { lockUnbatchedOutcomes } from '../../../../src/sync/reporting/ledger-batches.ts';
 import { claimRows } from '../../../../src/sync/sync-ledger/claims.ts';
 import { recordOutcomes } from '../../../../src/sync/sync-ledger/outcomes.ts';
 import { useTestDatabase } from '../../../support/db.ts';

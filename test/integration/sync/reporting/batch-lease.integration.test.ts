@@ -1,16 +1,21 @@
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
-import type { PostOutcome, SyncPlatform } from '../../../../src/sync/objects/platform-port.ts';
-import { freezeAndSend, sendFrozen } from '../../../../src/sync/objects/report-results.ts';
-import { BatchStillLeasedError } from '../../../../src/sync/outbox/batch-lease.ts';
-import { freezeBatch, type SyncBody } from '../../../../src/sync/outbox/freeze-batch.ts';
+import type { SyncPlatform } from '../../../../src/sync/objects/platform-port.ts';
+import {
+  BatchStillLeasedError,
+  freezeAndSend,
+  freezeBatch,
+  type PostOutcome,
+  type SyncBody,
+  sendFrozen,
+} from '../../../../src/sync/reporting/index.ts';
 import { claimRows } from '../../../../src/sync/sync-ledger/claims.ts';
 import { recordOutcomes } from '../../../../src/sync/sync-ledger/outcomes.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 
 /**
- * Result batches are sent under a lease on their row (src/sync/outbox/batch-lease.ts): no sender
+ * Result batches are sent under a lease on their row (src/sync/reporting/batch-lease.ts): no sender
  * holds a transaction or a lock across the post, a sender that stopped holds its batch up for one
  * lease, and a sync-button press never waits behind a batch another sender holds.
  */

@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import { markBatchReported, reportAppliedAsSent, reportItemResults } from '../sync-ledger/batches.ts';
+import { markBatchReported, reportAppliedAsSent, reportItemResults } from './ledger-batches.ts';
 
 /**
  * Marks a frozen batch acknowledged and its ledger rows REPORTED, in one transaction. `response`

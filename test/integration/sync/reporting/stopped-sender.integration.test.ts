@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
-import { sendFrozen } from '../../../../src/sync/objects/report-results.ts';
+import { sendFrozen } from '../../../../src/sync/reporting/index.ts';
 import { runSyncButton } from '../../../../src/sync/sync-button/run-sync-button.ts';
 import { CLEAN_HISTORY, checkHistory } from '../../../support/history-check.ts';
 import { useTestRedis } from '../../../support/redis.ts';

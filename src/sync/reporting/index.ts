@@ -1,0 +1,12 @@
+// Reporting: known outcomes go to the platform as result batches, exactly once. Freezing a batch
+// (result_batches and the sync ledger's batch columns, in one transaction), sending it under a
+// lease, in sync-type order (docs/platform.md G23), and recording the platform's answer.
+export { ackBatch } from './ack-batch.ts';
+export { backlogBySteps } from './backlog-history.ts';
+export { BatchStillLeasedError } from './batch-lease.ts';
+export { carryOverFrozenBatches } from './carry-over.ts';
+export { type FrozenBatch, freezeBatch, type SyncBody } from './freeze-batch.ts';
+export { frozenBatches, frozenCountsBySyncType } from './frozen-batches.ts';
+export { OutboxIdempotencyRecords } from './idempotency-records.ts';
+export type { PostOutcome, ResultPoster, SyncAcknowledgement } from './post-outcome.ts';
+export { addReport, freezeAndSend, type ReportCounts, sendFrozen } from './report-results.ts';
