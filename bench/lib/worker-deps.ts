@@ -5,7 +5,7 @@ import { createPlatformClient, type PlatformClient } from '../../src/platform/cl
 import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
 import { syncPlatformFrom } from '../../src/sync/objects/platform-adapter.ts';
 import type { SyncPlatform } from '../../src/sync/objects/platform-port.ts';
-import { OutboxIdempotencyRecords } from '../../src/sync/outbox/idempotency-records.ts';
+import { OutboxIdempotencyRecords } from '../../src/sync/reporting/index.ts';
 import { timedErp, timedPlatform, timedSql } from './instrument.ts';
 import { Meter } from './meter.ts';
 import type { WorkerConfig } from './worker-config.ts';

@@ -20,7 +20,7 @@ import {
 import { TokenCipher } from '../platform/grant/token-cipher.ts';
 import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
 import type { SyncPlatform } from '../sync/objects/platform-port.ts';
-import { OutboxIdempotencyRecords } from '../sync/outbox/idempotency-records.ts';
+import { OutboxIdempotencyRecords } from '../sync/reporting/index.ts';
 import { guardTransactions } from './database.ts';
 
 export interface PlatformEndpoint {

@@ -12,7 +12,7 @@ import { mirrorChart } from '../sync/mirror/index.ts';
 import { OBJECT_KINDS } from '../sync/objects/kinds.ts';
 import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
 import { syncObjects } from '../sync/objects/sync-objects.ts';
-import { OutboxIdempotencyRecords } from '../sync/outbox/idempotency-records.ts';
+import { OutboxIdempotencyRecords } from '../sync/reporting/index.ts';
 import { failureMessagesByFrequency } from '../sync/sync-ledger/summaries.ts';
 import { type DemoSummary, failureLines } from './demo-summary.ts';
 import { withRuntime } from './runtime.ts';

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import { ErrorCategory } from '../erp/errors.ts';
 import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
-import { frozenCountsBySyncType } from '../sync/outbox/frozen-batches.ts';
+import { frozenCountsBySyncType } from '../sync/reporting/index.ts';
 import { requestLatencyBuckets } from '../sync/sync-button/requests.ts';
 import { reportedTotalsBySyncType, unbatchedBySyncType } from '../sync/sync-ledger/summaries.ts';
 
