@@ -60,7 +60,7 @@ export function workerDeps(config: WorkerConfig): WorkerDeps {
     ),
     meter,
   );
-  const syncPlatform = timedPlatform(syncPlatformFrom(client, log), meter);
+  const syncPlatform = timedPlatform(syncPlatformFrom(client), meter);
   return {
     sql,
     erp,

@@ -146,7 +146,7 @@ export function createAppContext(options: {
     sql,
     redis,
     platform,
-    syncPlatform: syncPlatformFrom(platform, log),
+    syncPlatform: syncPlatformFrom(platform),
     erp,
     async close() {
       await erp.close();

@@ -110,7 +110,7 @@ export function registerDemoCommand(program: Command): void {
               {
                 sql: workerSql,
                 erp,
-                platform: syncPlatformFrom(platform, log),
+                platform: syncPlatformFrom(platform),
                 connectionId: world.connectionId,
                 log,
               },

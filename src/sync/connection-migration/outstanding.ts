@@ -88,7 +88,7 @@ async function syncKind(
 
 async function readyObjects(deps: MigrationDeps, kind: ObjectKindName): Promise<KindOutstanding> {
   const found: KindOutstanding = { count: 0, more: false, items: [] };
-  for await (const page of deps.syncPlatform.readyPages(kind, { slices: 1 })) {
+  for await (const page of deps.syncPlatform.readyPages(kind)) {
     for (const item of page.items) {
       const id = item.ok ? idOf(item.value) : item.id;
       found.count++;

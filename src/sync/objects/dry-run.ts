@@ -70,7 +70,7 @@ export async function dryRunObjects(deps: DryRunDeps, kind: ObjectKindName): Pro
     erpChecked: typeof deps.erp.checkMany === 'function',
     sampleFailures: [],
   };
-  for await (const page of deps.platform.readyPages(kind, { slices: 1 })) {
+  for await (const page of deps.platform.readyPages(kind)) {
     summary.read += page.items.length;
     await dryRunPage(deps, kind, page.items, summary);
   }

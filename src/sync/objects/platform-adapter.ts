@@ -1,12 +1,10 @@
-import type { Logger } from '../../log.ts';
 import type { PlatformClient } from '../../platform/client.ts';
 import { DuplicateUploadError } from '../../platform/errors.ts';
 import type { ItemPage } from '../../platform/pagination.ts';
 import type { SyncResult } from '../../platform/schemas/syncs.ts';
-import { type ObjectKindName, readByDate } from './kinds.ts';
-import type { ReadItem, ReadOptions, ReadPage, SyncPlatform } from './platform-port.ts';
+import type { ObjectKindName } from './kinds.ts';
+import type { PageQuery, ReadPage, SyncPlatform } from './platform-port.ts';
 import { ALL_TIME, type DateRange, dateQuery } from './reading/date-range.ts';
-import { readSplit } from './reading/split-reader.ts';
 
 /** A listing's pages as object sync reads them: items, and whether another page follows. */
 async function* readPages(pages: AsyncIterable<ItemPage<unknown>>): AsyncGenerator<ReadPage> {
@@ -34,34 +32,13 @@ function pagesOf(
   }
 }
 
-/** The date `from_date` / `to_date` filter transactions on (docs/platform.md F23, G4). */
-function transactionDate(item: ReadItem): number | null {
-  if (!item.ok) return null;
-  const at = (item.value as { user_transaction_time?: string | null }).user_transaction_time;
-  const ms = at ? Date.parse(at) : Number.NaN;
-  return Number.isFinite(ms) ? ms : null;
-}
-
 /** The platform client seen through the narrow port object sync needs. */
-export function syncPlatformFrom(client: PlatformClient, log?: Logger): SyncPlatform {
+export function syncPlatformFrom(client: PlatformClient): SyncPlatform {
   return {
     prepare: () => client.authenticate(),
 
-    readyPages(kind, options: ReadOptions) {
-      const requested = options.requestedToSync === true;
-      if (!readByDate(kind) || requested) return pagesOf(client, kind, ALL_TIME, requested);
-      return readSplit(
-        { pages: (range) => pagesOf(client, kind, range, requested), dateOf: transactionDate },
-        {
-          cursors: Math.max(1, options.slices ?? 1),
-          ...(options.board ? { board: options.board } : {}),
-          ...(options.reader ? { reader: options.reader } : {}),
-          ...(options.role ? { role: options.role } : {}),
-          ...(options.stop ? { stop: options.stop } : {}),
-          ...(options.onLastPages ? { onLastPages: options.onLastPages } : {}),
-          ...(log ? { log } : {}),
-        },
-      );
+    readyPages(kind, query: PageQuery = {}) {
+      return pagesOf(client, kind, query.range ?? ALL_TIME, query.requestedToSync === true);
     },
 
     async postSyncs(body) {

@@ -1,6 +1,6 @@
 import type { PostOutcome, SyncBody } from '../reporting/index.ts';
 import type { ObjectKindName } from './kinds.ts';
-import type { RangeBoard } from './reading/range-board.ts';
+import type { DateRange } from './reading/date-range.ts';
 
 /** One item of a page as read: parsed, or a per-item failure (the rest of the page is fine). */
 export type ReadItem = { ok: true; value: unknown } | { ok: false; id: string | null; error: string };
@@ -11,30 +11,12 @@ export interface ReadPage {
   more?: boolean;
 }
 
-export interface ReadOptions {
-  /** The run's shared reading plan (several processes read one backlog together). */
-  board?: RangeBoard;
-  /** This reader's name on the board. */
-  reader?: string;
-  /** 'start' plans the run's reading; 'join' takes part in one another process started. */
-  role?: 'start' | 'join';
+/** Which pages the port reads: one cursor over the ready list of a kind. */
+export interface PageQuery {
+  /** Only objects dated within this range (kinds read by date, docs/platform.md F28); all when absent. */
+  range?: DateRange;
   /** Sync-button reads: only rows the customer asked for (docs/platform.md F16). */
   requestedToSync?: boolean;
-  /**
-   * Most cursors reading at once (one cursor cannot fill the rate budget); they split the data
-   * between them as they go (reading/split-reader.ts).
-   */
-  slices?: number;
-  /**
-   * Once aborted, the reading ends between pages: every page already read is still handed over
-   * (so the consumer writes it), and ranges not read to their end go back to the board.
-   */
-  stop?: AbortSignal;
-  /**
-   * Told once, when the reading is down to its last pages (reads split by date only): a bulk run
-   * posts what has gathered then, so its final batch is small.
-   */
-  onLastPages?: () => void;
 }
 
 /**
@@ -44,7 +26,11 @@ export interface ReadOptions {
 export interface SyncPlatform {
   /** Gets ready to call the platform (its access token) while the run sets out its plan. */
   prepare?(): Promise<void>;
-  readyPages(kind: ObjectKindName, options: ReadOptions): AsyncIterable<ReadPage>;
+  /**
+   * One cursor over the ready list of `kind`, page by page. Splitting a backlog between cursors,
+   * and sharing that plan with other processes, is the sync layer's (reading/read-kind.ts).
+   */
+  readyPages(kind: ObjectKindName, query?: PageQuery): AsyncIterable<ReadPage>;
   postSyncs(body: SyncBody): Promise<PostOutcome>;
   /** Uploads accounting vendors; one that already exists (F12, 7020) counts as uploaded. */
   uploadVendors(vendors: { id: string; name: string }[]): Promise<void>;

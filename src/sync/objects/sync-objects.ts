@@ -9,9 +9,10 @@ import { releaseClosedRequests } from '../sync-ledger/outcomes.ts';
 import { applyPage } from './apply-page.ts';
 import { KIND_SPECS, type ObjectKindName, readByDate } from './kinds.ts';
 import { planPage } from './plan-page.ts';
-import type { ReadItem, ReadOptions, SyncPlatform } from './platform-port.ts';
+import type { ReadItem, SyncPlatform } from './platform-port.ts';
 import { prefetch } from './prefetch.ts';
 import { PostgresBoard, readerName } from './reading/postgres-board.ts';
+import { type ReadOptions, readKind } from './reading/read-kind.ts';
 import { createMissingVendors } from './vendor-creation.ts';
 
 export interface ObjectSyncDeps {
@@ -180,7 +181,8 @@ async function runSync(
     if (gathered >= FULL_BATCH) void send(FULL_BATCH);
     return Promise.resolve();
   };
-  const pages = deps.platform.readyPages(kind, {
+  const pages = readKind(deps.platform, kind, {
+    log: deps.log,
     requestedToSync: Boolean(options.syncRequestId),
     slices: options.slices ?? SYNC_DEFAULTS.slices,
     ...shared,

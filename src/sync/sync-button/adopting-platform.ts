@@ -54,7 +54,7 @@ export function withReadPages(
   return {
     ...platform,
     readyPages: (asked, options) =>
-      asked === kind && options.requestedToSync === true
+      asked === kind && options?.requestedToSync === true
         ? replay(pages, onPage)
         : platform.readyPages(asked, options),
   };

@@ -27,7 +27,7 @@ export async function* readRequested(deps: ObserveDeps, scope: AttributionScope)
   const kind = BUTTON_OBJECTS[scope.objectType].kind;
   const objectIds: string[] = [];
   const startedAt = await databaseTime(deps.sql);
-  const pages = deps.syncPlatform.readyPages(kind, { requestedToSync: true, slices: 1 });
+  const pages = deps.syncPlatform.readyPages(kind, { requestedToSync: true });
   for await (const page of timedPages(deps.sql, scope.connectionId, pages)) {
     const ids = pageObjectIds(page);
     objectIds.push(...ids);
