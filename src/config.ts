@@ -19,7 +19,7 @@ const port = z.coerce.number().int().min(0).max(65535);
 const accountCode = z.string().trim().min(1).max(64);
 
 /** A Tryton company named in TRYTON_COMPANY_BY_ENTITY: its record id, or its (party's) name. */
-export type TrytonCompanyRef = { id: number } | { name: string };
+type TrytonCompanyRef = { id: number } | { name: string };
 
 /**
  * TRYTON_COMPANY_BY_ENTITY: `entity=company` pairs separated by commas, e.g.
@@ -302,7 +302,7 @@ export const envSchema = z.object({
   STUB_PORT: port.default(4010).describe('Port of the built-in platform stub (`ledgersync stub`).'),
 });
 
-export type Env = z.infer<typeof envSchema>;
+type Env = z.infer<typeof envSchema>;
 export type Config = Readonly<Env>;
 
 export class ConfigError extends ExpectedFailure {

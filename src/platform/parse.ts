@@ -8,7 +8,7 @@ import { UnexpectedResponseError } from './errors.ts';
  */
 export type ItemResult<T> = { ok: true; value: T } | { ok: false; id: string | null; error: string };
 
-export function parseItem<T>(schema: z.ZodType<T>, raw: unknown, what: string): ItemResult<T> {
+function parseItem<T>(schema: z.ZodType<T>, raw: unknown, what: string): ItemResult<T> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, value: parsed.data };
   const id = idOf(raw);

@@ -9,7 +9,7 @@ const IdAndName = z.strictObject({ id: RemoteId, name: z.string().min(1) });
  * fields, plus the public base URL the service was given for deep links, when it has one.
  * Strict, so a misspelt field is named rather than ignored.
  */
-export const FixtureFile = z
+const FixtureFile = z
   .strictObject({
     entityId: RemoteId.nullable(),
     currency: Currency,

@@ -12,7 +12,7 @@ import { type RebuiltCounts, rebuildIdMap } from './rebuild-id-map.ts';
 import { type PreloadCounts, preloadCounts } from './step-preload.ts';
 import { loadBackup, openMigration } from './store.ts';
 
-export type RestoreFrom =
+type RestoreFrom =
   /** A JSON backup file (`migrate prepare` writes one per migration). */
   | { file: string }
   /** The copy kept in chart_backups, by the number of the migration that took it. */
