@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_TRYTON_CONCURRENCY } from './erp/tryton/options.ts';
 import { EXIT, ExpectedFailure } from './exit-codes.ts';
 import { hasPublicHost } from './public-url.ts';
+import { issueLines } from './zod-issues.ts';
 
 /**
  * The whole environment of ledgersync, as one zod schema. This is the only module that reads
@@ -351,8 +352,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const parsed = envSchema.safeParse(input);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(problems);
+    throw new ConfigError(issueLines(parsed.error.issues, { limit: Number.POSITIVE_INFINITY }));
   }
   const problems = crossFieldProblems(parsed.data);
   if (problems.length > 0) throw new ConfigError(problems);
