@@ -18,7 +18,7 @@ function defaultOf(schema: unknown): string | undefined {
   return undefined;
 }
 
-export function configEntries(): Entry[] {
+function configEntries(): Entry[] {
   return Object.entries(envSchema.shape).map(([name, schema]) => ({
     name,
     defaultValue: defaultOf(schema),

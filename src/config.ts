@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_TRYTON_CONCURRENCY } from './erp/tryton/options.ts';
 import { EXIT, ExpectedFailure } from './exit-codes.ts';
 import { hasPublicHost } from './public-url.ts';
+import { issueLines } from './zod-issues.ts';
 
 /**
  * The whole environment of ledgersync, as one zod schema. This is the only module that reads
@@ -19,7 +20,7 @@ const port = z.coerce.number().int().min(0).max(65535);
 const accountCode = z.string().trim().min(1).max(64);
 
 /** A Tryton company named in TRYTON_COMPANY_BY_ENTITY: its record id, or its (party's) name. */
-export type TrytonCompanyRef = { id: number } | { name: string };
+type TrytonCompanyRef = { id: number } | { name: string };
 
 /**
  * TRYTON_COMPANY_BY_ENTITY: `entity=company` pairs separated by commas, e.g.
@@ -302,7 +303,7 @@ export const envSchema = z.object({
   STUB_PORT: port.default(4010).describe('Port of the built-in platform stub (`ledgersync stub`).'),
 });
 
-export type Env = z.infer<typeof envSchema>;
+type Env = z.infer<typeof envSchema>;
 export type Config = Readonly<Env>;
 
 export class ConfigError extends ExpectedFailure {
@@ -351,8 +352,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const parsed = envSchema.safeParse(input);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(problems);
+    throw new ConfigError(issueLines(parsed.error.issues, { limit: Number.POSITIVE_INFINITY }));
   }
   const problems = crossFieldProblems(parsed.data);
   if (problems.length > 0) throw new ConfigError(problems);

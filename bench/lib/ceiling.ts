@@ -4,8 +4,8 @@
  * post 5,000 results.
  */
 
-export const PAGE_ITEMS = 100;
-export const RESULT_BATCH_ITEMS = 5000;
+const PAGE_ITEMS = 100;
+const RESULT_BATCH_ITEMS = 5000;
 
 export interface RateRule {
   max: number;

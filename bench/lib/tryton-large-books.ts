@@ -36,7 +36,7 @@ const VERSION = 1;
 
 /** The sync's references in the history: svc:card_transaction:hist-<n>. */
 export const historyKey = (n: number) => `svc:card_transaction:hist-${n}`;
-export const HISTORY_SHARE_SVC = 5;
+const HISTORY_SHARE_SVC = 5;
 
 function adminUrl(databaseUrl: string, database: string): string {
   const url = new URL(databaseUrl);
@@ -177,7 +177,7 @@ async function growHistory(sql: Sql, seeds: { svc: number; other: number }, move
 }
 
 /** What docs/tryton.md suggests a database administrator adds for very large books. */
-export const DESCRIPTION_INDEXES = [
+const DESCRIPTION_INDEXES = [
   'create index if not exists ledgersync_account_move_description on account_move (description)',
   'create index if not exists ledgersync_account_invoice_description on account_invoice (description)',
   'create index if not exists ledgersync_party_identifier_code on party_identifier (code)',

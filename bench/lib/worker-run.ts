@@ -5,9 +5,9 @@ import { type RssSample, RssSampler } from './rss-sampler.ts';
 import { spawnTs, type TsChild } from './spawn-ts.ts';
 import type { WorkerConfig, WorkerLine } from './worker-config.ts';
 
-export type DoneLine = Extract<WorkerLine, { bench: 'done' }>;
+type DoneLine = Extract<WorkerLine, { bench: 'done' }>;
 export type ProgressLine = Extract<WorkerLine, { bench: 'progress' }>;
-export type EventLine = Extract<WorkerLine, { bench: 'event' }>;
+type EventLine = Extract<WorkerLine, { bench: 'event' }>;
 
 export interface WorkerRun {
   readonly child: TsChild;

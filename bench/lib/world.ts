@@ -32,7 +32,7 @@ export interface World {
   close(): Promise<void>;
 }
 
-export interface SeedSummary {
+interface SeedSummary {
   counts: Record<string, number>;
   elapsed_ms: number;
   [key: string]: unknown;

@@ -5,7 +5,7 @@ import { authorizeUrlOf, type ConsentSettings } from '../platform/grant/consent.
 import { tokenCipherFrom } from './app-context.ts';
 
 /** `connect` or /oauth/start without the Authorization Code grant configured: exit 78, one line. */
-export class GrantNotConfiguredError extends ExpectedFailure {
+class GrantNotConfiguredError extends ExpectedFailure {
   override readonly exitCode = EXIT.config;
   constructor() {
     super(

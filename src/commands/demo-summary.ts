@@ -15,7 +15,7 @@ export interface DemoSummary {
 }
 
 /** How many reasons the text lists by name; the rest are counted on one line. */
-export const NAMED_REASONS = 4;
+const NAMED_REASONS = 4;
 
 /**
  * The demo's failure lines: a heading, the most frequent reasons, and one line for the others,

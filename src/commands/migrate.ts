@@ -25,7 +25,7 @@ import { withApp } from './with-app.ts';
  * arguments, 3 the preload was refused in part or does not match the ERP, 69 another prepare is
  * running, 78 the platform is not configured.
  */
-export const PREPARE_EXIT: Record<PrepareOutcome, number> = {
+const PREPARE_EXIT: Record<PrepareOutcome, number> = {
   ready: EXIT.ok,
   unchanged: EXIT.ok,
   blocked: EXIT.failed,
@@ -41,7 +41,7 @@ function text(option: string) {
 }
 
 /** Exit codes of `migrate restore`: 0 restored, 3 some items refused or skipped, 69 busy. */
-export const RESTORE_EXIT: Record<RestoreResult['outcome'], number> = {
+const RESTORE_EXIT: Record<RestoreResult['outcome'], number> = {
   restored: EXIT.ok,
   incomplete: EXIT.partial,
   busy: EXIT.unavailable,

@@ -23,7 +23,7 @@ export interface WorldSize {
 /** What POST /__stub/seed answers: the ready count per kind, and what else the stub says of the world. */
 export type SeededWorld = { ready: Record<string, number> } & Record<string, unknown>;
 
-export const DEFAULT_WORLD: WorldSize = { seed: 2026, transactions: 600 };
+const DEFAULT_WORLD: WorldSize = { seed: 2026, transactions: 600 };
 
 /**
  * Fills the stub at `stubUrl` (its root, not the /developer/v1 API URL) with ready objects coded

@@ -16,7 +16,7 @@ import type { Runtime } from './runtime.ts';
 const ENQUEUE_WITHIN_MS = 5_000;
 
 /** One run asked of the worker: the job that will run it (a waiting one it joined, or a new one). */
-export interface QueuedRun {
+interface QueuedRun {
   kind: 'coa' | ObjectKindName;
   queue: string;
   jobId: string;

@@ -47,7 +47,7 @@ function sentence(text: string): string {
 }
 
 /** The one-line text shown to the bookkeeper, built from the parts. */
-export function bookkeeperMessage(info: Omit<ErpErrorInfo, 'message'>): string {
+function bookkeeperMessage(info: Omit<ErpErrorInfo, 'message'>): string {
   const parts = [`${PREFIX[info.category]}: ${sentence(info.title)}`];
   if (info.category === 'user_actionable' && info.fix) parts.push(`Fix: ${sentence(info.fix)}`);
   if (info.category === 'transient') {

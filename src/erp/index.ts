@@ -15,7 +15,7 @@ export * from './errors.ts';
 export * from './types.ts';
 
 /** The built-in ledger: a schema of the worker's own Postgres (or another pool's). */
-export interface LedgerErpConfig {
+interface LedgerErpConfig {
   kind: 'ledger';
   sql: Sql;
   schema: string;
@@ -30,12 +30,12 @@ export interface TrytonErpConfig extends Omit<TrytonErpOptions, 'log'> {
 }
 
 /** A service implementing the HTTP ERP contract (docs/erp-http.md). */
-export interface HttpErpConfig extends Omit<HttpErpOptions, 'log'> {
+interface HttpErpConfig extends Omit<HttpErpOptions, 'log'> {
   kind: 'http';
 }
 
 /** A journal served by hledger-web's JSON API (docs/extending.md "Worked example: hledger"). */
-export interface HledgerErpConfig extends HledgerErpOptions {
+interface HledgerErpConfig extends HledgerErpOptions {
   kind: 'hledger';
 }
 

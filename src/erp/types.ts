@@ -41,9 +41,7 @@ export function hasControlCharacter(text: string): boolean {
 }
 
 /** Free text a bookkeeper wrote (memos, names): anything but control characters. */
-export const FreeText = z
-  .string()
-  .refine((text) => !hasControlCharacter(text), 'contains a control character');
+const FreeText = z.string().refine((text) => !hasControlCharacter(text), 'contains a control character');
 
 export const Currency = z.strictObject({
   /** ISO 4217 code, upper case. */
@@ -54,7 +52,7 @@ export const Currency = z.strictObject({
 export type Currency = z.infer<typeof Currency>;
 
 /** Signed integer minor units; a JS number stays exact up to 2^53 - 1. */
-export const MinorUnits = z.number().int();
+const MinorUnits = z.number().int();
 
 /** Calendar date of the accounting event, YYYY-MM-DD. */
 export const IsoDate = z.iso.date();
@@ -195,7 +193,7 @@ export type ErpWrite = z.infer<typeof ErpWrite>;
 export type PostingInput = Exclude<ErpWrite, VendorInput>;
 
 /** What a write returns; a refusal is a value too (see errors.ts). */
-export const WriteSuccess = z.strictObject({
+const WriteSuccess = z.strictObject({
   ok: z.literal(true),
   kind: ObjectKind,
   objectId: z.string().min(1),
@@ -206,15 +204,13 @@ export const WriteSuccess = z.strictObject({
   /** True when the object was already in the ERP and nothing was written this time. */
   replayed: z.boolean(),
 });
-export type WriteSuccess = z.infer<typeof WriteSuccess>;
 
-export const WriteFailure = z.strictObject({
+const WriteFailure = z.strictObject({
   ok: z.literal(false),
   kind: ObjectKind,
   objectId: z.string(),
   error: ErpErrorInfo,
 });
-export type WriteFailure = z.infer<typeof WriteFailure>;
 
 export const WriteResult = z.discriminatedUnion('ok', [WriteSuccess, WriteFailure]);
 export type WriteResult = z.infer<typeof WriteResult>;

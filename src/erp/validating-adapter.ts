@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { issuesText } from '../zod-issues.ts';
 import type { ErpAdapter } from './adapter.ts';
 import { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from './chart.ts';
 import { ErpError, type ErpErrorInfo, integratorReference, needsIntegrator } from './errors.ts';
@@ -20,17 +21,10 @@ function badAnswer(what: string, issues: string): ErpErrorInfo {
   );
 }
 
-function issuesOf(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.join('.') || 'value'}: ${i.message}`)
-    .join('; ');
-}
-
 async function* parsedStream<T>(source: AsyncIterable<unknown>, schema: z.ZodType<T>, what: string) {
   for await (const item of source) {
     const parsed = schema.safeParse(item);
-    if (!parsed.success) throw new ErpError(badAnswer(what, issuesOf(parsed.error)));
+    if (!parsed.success) throw new ErpError(badAnswer(what, issuesText(parsed.error, { root: 'value' })));
     yield parsed.data;
   }
 }
@@ -41,7 +35,7 @@ function checkResult<T extends WriteResult | CheckResult>(
   schema: z.ZodType<T>,
 ): T {
   const parsed = schema.safeParse(result);
-  let problem = parsed.success ? undefined : issuesOf(parsed.error);
+  let problem = parsed.success ? undefined : issuesText(parsed.error, { root: 'value' });
   if (parsed.success && (parsed.data.kind !== input.kind || parsed.data.objectId !== input.objectId)) {
     problem = `result for ${parsed.data.kind} ${parsed.data.objectId} answered ${input.kind} ${input.objectId}`;
   }

@@ -25,7 +25,7 @@ export class RedisMissingError extends ExpectedFailure {
   }
 }
 
-export function redisServerAvailable(): boolean {
+function redisServerAvailable(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
@@ -133,7 +133,7 @@ type SharedServer = z.infer<typeof SharedServer>;
  * The server server.json names, when it is up. A missing, empty, truncated or otherwise
  * unreadable file (a kill while it was written), or one naming a dead keeper, means none.
  */
-export async function runningShared(stateFile: string): Promise<SharedServer | undefined> {
+async function runningShared(stateFile: string): Promise<SharedServer | undefined> {
   const text = await readFile(stateFile, 'utf8').catch(() => '');
   let parsed: unknown;
   try {

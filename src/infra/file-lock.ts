@@ -10,13 +10,13 @@ import { processAlive } from './process-alive.ts';
  * (initdb included) took 7 s and a warm one 5 to 9 s on 2 loaded cores, the lock held for a part
  * of that, so 20 s leaves a margin and still ends long before anyone reaches for Ctrl-C.
  */
-export const LOCK_WAIT_MS = 20_000;
+const LOCK_WAIT_MS = 20_000;
 /**
  * A lock file without a readable pid is stale once it is this old. Locks written here are never
  * empty (the pid is in the file before it appears); an empty one is left by an older version
  * killed between creating the file and writing it, or by a crash of the file system.
  */
-export const UNREADABLE_LOCK_STALE_MS = 3_000;
+const UNREADABLE_LOCK_STALE_MS = 3_000;
 
 export class LockUnavailableError extends ExpectedFailure {
   override readonly exitCode = EXIT.unavailable;

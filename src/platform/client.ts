@@ -68,10 +68,10 @@ export interface PlatformClientOptions {
 
 export type { PlatformAttemptEvent };
 
-export const DEFAULT_KEY_PREFIX = 'ledgersync:platform';
-export const DEFAULT_REQUEST_TIMEOUT_MS = 65_000;
+const DEFAULT_KEY_PREFIX = 'ledgersync:platform';
+const DEFAULT_REQUEST_TIMEOUT_MS = 65_000;
 
-export interface PlatformClientStats {
+interface PlatformClientStats {
   limiter: RateLimiterStats;
   tokensIssued: number;
 }

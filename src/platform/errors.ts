@@ -78,7 +78,7 @@ export class DirectConnectionError extends PlatformError {}
 export class IdempotencyConflictError extends PlatformError {}
 
 /** 403 DEVELOPER_7100: the token lacks a scope; the operator must grant it. */
-export class MissingScopeError extends PlatformError {}
+class MissingScopeError extends PlatformError {}
 
 /** No response: connection refused or reset, socket closed, or the client's own timeout. */
 export class NetworkError extends PlatformError {}

@@ -37,10 +37,7 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOST
  * until `clear()`: on Node 20 `AbortSignal.timeout()` inside `AbortSignal.any()` can be collected
  * before it fires, and a request that never answers then hangs for good.
  */
-export function deadlineSignal(
-  parent: AbortSignal,
-  timeoutMs: number,
-): { signal: AbortSignal; clear(): void } {
+function deadlineSignal(parent: AbortSignal, timeoutMs: number): { signal: AbortSignal; clear(): void } {
   const controller = new AbortController();
   const onAbort = () => controller.abort(parent.reason);
   if (parent.aborted) onAbort();

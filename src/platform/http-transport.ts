@@ -12,7 +12,7 @@ import {
 import type { RedisRateLimiter } from './rate-limiter.ts';
 import type { TokenCache } from './token-cache.ts';
 
-export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
+type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
 export type QueryParams = Readonly<Record<string, QueryValue>>;
 
 export interface PlatformRequest {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issuesText } from '../zod-issues.ts';
 import { UnexpectedResponseError } from './errors.ts';
 
 /**
@@ -8,11 +9,15 @@ import { UnexpectedResponseError } from './errors.ts';
  */
 export type ItemResult<T> = { ok: true; value: T } | { ok: false; id: string | null; error: string };
 
-export function parseItem<T>(schema: z.ZodType<T>, raw: unknown, what: string): ItemResult<T> {
+function parseItem<T>(schema: z.ZodType<T>, raw: unknown, what: string): ItemResult<T> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, value: parsed.data };
   const id = idOf(raw);
-  return { ok: false, id, error: `${what}${id ? ` ${id}` : ''} did not parse: ${issuesText(parsed.error)}` };
+  return {
+    ok: false,
+    id,
+    error: `${what}${id ? ` ${id}` : ''} did not parse: ${issuesText(parsed.error, { limit: 5 })}`,
+  };
 }
 
 export function parseItems<T>(schema: z.ZodType<T>, raw: readonly unknown[], what: string): ItemResult<T>[] {
@@ -26,7 +31,7 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown, what: string, 
   throw new UnexpectedResponseError({
     status: null,
     code: null,
-    message: `${what}: unexpected answer: ${issuesText(parsed.error)}`,
+    message: `${what}: unexpected answer: ${issuesText(parsed.error, { limit: 5 })}`,
     traceId,
     retryable: false,
   });
@@ -48,14 +53,4 @@ function idOf(raw: unknown): string | null {
   if (!raw || typeof raw !== 'object') return null;
   const id = (raw as { id?: unknown }).id;
   return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
-}
-
-/** "path: message" per issue, at most five; never the offending values. */
-function issuesText(error: z.ZodError): string {
-  const issues = error.issues.slice(0, 5).map((issue) => {
-    const path = issue.path.length > 0 ? issue.path.join('.') : '(root)';
-    return `${path}: ${issue.message}`;
-  });
-  if (error.issues.length > 5) issues.push(`and ${error.issues.length - 5} more`);
-  return issues.join('; ');
 }

@@ -79,7 +79,7 @@ interface LaneQueue {
   queued: number;
 }
 
-export class LimiterClosedError extends Error {
+class LimiterClosedError extends Error {
   constructor() {
     super('platform rate limiter is closed');
     this.name = 'LimiterClosedError';

@@ -32,7 +32,7 @@ export interface RunningServer {
 }
 
 /** Defaults: an event envelope is a few hundred bytes; 256 KiB leaves room and refuses floods. */
-export const SERVER_DEFAULTS = {
+const SERVER_DEFAULTS = {
   maxBodyBytes: 256 * 1024,
   answerWithinMs: 900,
   // F21 retries for about 17 minutes (10 retries, doubling from 1 s); a day is far past that.

@@ -18,6 +18,6 @@ export function billSteps(bill: Pick<Bill, 'sync_status' | 'status' | 'payment_s
 }
 
 /** Paid by `status` (the platform guide) or `payment_status` (the published bill, F26). */
-export function isPaid(bill: Pick<Bill, 'status' | 'payment_status'>): boolean {
+function isPaid(bill: Pick<Bill, 'status' | 'payment_status'>): boolean {
   return bill.status === 'PAID' || bill.payment_status === 'PAID';
 }

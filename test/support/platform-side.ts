@@ -23,7 +23,7 @@ export interface PlatformSide {
 }
 
 /** The ids the stub codes seeded objects with: the ERP's own, as its adapter reports them. */
-export type SeedChart = NonNullable<SeedRequest['chart']>;
+type SeedChart = NonNullable<SeedRequest['chart']>;
 
 export interface PlatformSideOptions {
   redis: TestRedis;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { issuesText } from '../../zod-issues.ts';
 import { integratorReference, needsIntegrator } from '../errors.ts';
 import { KIND_LABEL } from '../labels.ts';
 import { ErpWrite, ObjectKind, type WriteResult } from '../types.ts';
@@ -15,20 +16,13 @@ export interface Indexed<T = ErpWrite> {
   input: T;
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
-    .join('; ');
-}
-
 function invalidInput(raw: unknown, error: z.ZodError): WriteResult {
   const item = (raw ?? {}) as { kind?: unknown; objectId?: unknown };
   const kind = ObjectKind.safeParse(item.kind);
   if (!kind.success)
     throw new TypeError(`postMany: item kind ${String(item.kind)} is not an ERP object kind`);
   const objectId = typeof item.objectId === 'string' ? item.objectId : '';
-  const detail = describeIssues(error);
+  const detail = issuesText(error, { root: 'input' });
   const info = needsIntegrator(
     'INVALID_INPUT',
     `The integration sent a ${KIND_LABEL[kind.data]} the ERP cannot read`,

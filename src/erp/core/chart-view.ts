@@ -17,7 +17,7 @@ export interface Books {
 }
 
 /** The period of a date in some books: open, closed (by its name in messages), or none at all. */
-export type PeriodState = { open: true } | { open: false; name: string };
+type PeriodState = { open: true } | { open: false; name: string };
 
 export interface ChartAccount {
   id: string;
@@ -36,7 +36,7 @@ export interface ChartVendor {
   active: boolean;
 }
 
-export interface ChartTaxRate {
+interface ChartTaxRate {
   id: string;
   name: string;
   /** Decimal string, e.g. "0.05" or "-0.2". */
@@ -64,14 +64,14 @@ export interface ChartField {
   required: { kinds: readonly ObjectKind[] | null; incomeStatementOnly: boolean } | null;
 }
 
-export interface ChartOption {
+interface ChartOption {
   id: string;
   name: string;
   active: boolean;
 }
 
 /** A role's configured account, or the code that was looked for in vain (undefined: none set). */
-export type RoleDefault = { accountId: string } | { lookedFor: string | undefined };
+type RoleDefault = { accountId: string } | { lookedFor: string | undefined };
 
 /** A posted bill that payments pay. `open` shrinks as payments are planned. */
 export interface OpenBill {

@@ -31,7 +31,7 @@ export function checkHeader(input: PostingInput, chart: PostingChart): Outcome<B
   return ok(books);
 }
 
-export function checkAccount(accountId: string, where: string, chart: PostingChart): Outcome<ChartAccount> {
+function checkAccount(accountId: string, where: string, chart: PostingChart): Outcome<ChartAccount> {
   const t = chart.terms;
   const account = chart.account(accountId);
   if (!account) return fail(refuse.unknownAccount(t, accountId, where));
@@ -62,7 +62,7 @@ export function checkVendor(vendorId: string, where: string, chart: PostingChart
   return ok(vendor);
 }
 
-export function checkTaxCode(taxCodeId: string, where: string, chart: PostingChart): Outcome<ChartTaxCode> {
+function checkTaxCode(taxCodeId: string, where: string, chart: PostingChart): Outcome<ChartTaxCode> {
   const t = chart.terms;
   const code = chart.taxCode(taxCodeId);
   if (!code) return fail(refuse.unknownTaxCode(t, taxCodeId, where));
@@ -78,7 +78,7 @@ export function checkTaxCode(taxCodeId: string, where: string, chart: PostingCha
 const INCOME_STATEMENT_LINES = ' coded to an income or expense account';
 
 /** Each dimension names a usable field and option; every field the line needs is there. */
-export function checkDimensions(
+function checkDimensions(
   coding: Coding,
   account: ChartAccount,
   where: string,

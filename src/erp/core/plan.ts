@@ -86,7 +86,7 @@ function line(accountId: string, amount: number, rest: Partial<PlannedLine> = {}
 }
 
 /** A coded line split into its net part and one part per tax rate (tax.ts). */
-export interface SplitLine {
+interface SplitLine {
   coded: CodedLine;
   accountId: string;
   netMinor: number;
@@ -94,7 +94,7 @@ export interface SplitLine {
 }
 
 /** Checks each coded line and splits its tax-inclusive amount. */
-export function splitCodedLines(
+function splitCodedLines(
   input: { kind: PostingInput['kind']; lines: CodedLine[] },
   chart: PostingChart,
 ): Outcome<SplitLine[]> {

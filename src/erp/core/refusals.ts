@@ -14,7 +14,7 @@ import { capitalized, type ErpTerms, withArticle } from './terms.ts';
 
 type Named = { code: string | null; name: string };
 
-export function accountLabel(account: Named): string {
+function accountLabel(account: Named): string {
   return account.code ? `${account.code} ${account.name}` : account.name;
 }
 

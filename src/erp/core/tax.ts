@@ -33,7 +33,7 @@ function divRound(a: bigint, b: bigint): bigint {
   return negative ? -q : q;
 }
 
-export interface TaxPart {
+interface TaxPart {
   rateId: string;
   accountId: string;
   amountMinor: number;

@@ -27,13 +27,13 @@ import type { WrittenTransactions } from './written.ts';
 
 export const CHART_TAG = 'ledgersync-chart';
 
-export interface PostedObject {
+interface PostedObject {
   kind: string;
   /** What the platform was told: the code, or a vendor's account. */
   reference: string;
 }
 
-export interface BillState {
+interface BillState {
   /** The bill's transaction code (the OpenBill id). */
   code: string;
   vendorAccount: string;

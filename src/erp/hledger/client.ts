@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issuesText } from '../../zod-issues.ts';
 
 /**
  * A client for hledger-web's JSON API (`hledger-web --serve-api`, 1.25): `GET /accountnames`,
@@ -131,12 +132,7 @@ export class HledgerClient {
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new HledgerFault(
-        'answer',
-        path,
-        `unexpected answer at ${issue?.path.join('.')}: ${issue?.message}`,
-      );
+      throw new HledgerFault('answer', path, `unexpected answer (${issuesText(parsed.error, { limit: 1 })})`);
     }
     return parsed.data;
   }

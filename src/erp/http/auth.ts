@@ -13,7 +13,7 @@ export interface HttpErpCredentials {
 }
 
 /** How far a signature's time may be from the verifier's clock. */
-export const SIGNATURE_TOLERANCE_S = 300;
+const SIGNATURE_TOLERANCE_S = 300;
 
 function signatureHex(secret: string, unixSeconds: number, body: string): string {
   return createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');

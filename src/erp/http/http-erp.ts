@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type Logger, silentLogger } from '../../log.ts';
 import type { RetryOptions } from '../../platform/backoff.ts';
+import { issuesText } from '../../zod-issues.ts';
 import type { ErpAdapter } from '../adapter.ts';
 import { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
 import { ErpError, type ErpErrorInfo } from '../errors.ts';
@@ -21,13 +22,6 @@ export interface HttpErpOptions extends HttpErpCredentials {
 }
 
 const ResultList = z.object({ results: z.array(z.unknown()) });
-
-function issuesOf(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.join('.') || 'value'}: ${i.message}`)
-    .join('; ');
-}
 
 function failure(item: { kind: ObjectKind; objectId: string }, error: ErpErrorInfo): WriteResult {
   return { ok: false, kind: item.kind, objectId: item.objectId, error };
@@ -84,7 +78,8 @@ export class HttpErp implements ErpAdapter {
       const outcome = await this.transport.call('GET', `${path}${query}`);
       if (!outcome.ok) throw new ErpError(outcome.error);
       const parsed = page.safeParse(outcome.body);
-      if (!parsed.success) throw new ErpError(malformed(`GET ${path}`, issuesOf(parsed.error)));
+      if (!parsed.success)
+        throw new ErpError(malformed(`GET ${path}`, issuesText(parsed.error, { root: 'value' })));
       yield* parsed.data.items;
       cursor = parsed.data.nextCursor;
     } while (cursor !== null);
@@ -94,7 +89,9 @@ export class HttpErp implements ErpAdapter {
     const outcome = await this.transport.call('POST', '/vendors', input);
     if (!outcome.ok) return failure(input, outcome.error);
     const parsed = WriteResult.safeParse(outcome.body);
-    return parsed.success ? parsed.data : failure(input, malformed('POST /vendors', issuesOf(parsed.error)));
+    return parsed.success
+      ? parsed.data
+      : failure(input, malformed('POST /vendors', issuesText(parsed.error, { root: 'value' })));
   }
 
   async postMany(items: readonly ErpWrite[]): Promise<WriteResult[]> {
@@ -113,13 +110,15 @@ export class HttpErp implements ErpAdapter {
     if (!list.success || list.data.results.length !== items.length) {
       const issues = list.success
         ? `${list.data.results.length} results for ${items.length} items`
-        : issuesOf(list.error);
+        : issuesText(list.error, { root: 'value' });
       return items.map((item) => failure(item, malformed('POST /entries', issues)));
     }
     // Each result stands alone: one malformed result fails its item only.
     return items.map((item, i) => {
       const parsed = WriteResult.safeParse(list.data.results[i]);
-      return parsed.success ? parsed.data : failure(item, malformed('POST /entries', issuesOf(parsed.error)));
+      return parsed.success
+        ? parsed.data
+        : failure(item, malformed('POST /entries', issuesText(parsed.error, { root: 'value' })));
     });
   }
 

@@ -76,7 +76,7 @@ function chartPath(name: keyof typeof CHART_SCHEMAS) {
   };
 }
 
-export function openApiDocument(): Record<string, unknown> {
+function openApiDocument(): Record<string, unknown> {
   const chart = Object.fromEntries(
     (Object.keys(CHART_SCHEMAS) as (keyof typeof CHART_SCHEMAS)[]).map((name) => [
       `/chart/${name}`,

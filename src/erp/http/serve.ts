@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Logger } from '../../log.ts';
+import { issuesText } from '../../zod-issues.ts';
 import type { ErpAdapter } from '../adapter.ts';
 import { ErpError } from '../errors.ts';
 import type { ErpWrite, VendorInput } from '../types.ts';
@@ -101,14 +102,16 @@ export function buildErpService(options: ErpServiceOptions): FastifyInstance {
 
   app.post('/entries', async (request, reply) => {
     const parsed = EntriesEnvelope.safeParse(request.body);
-    if (!parsed.success) return answerError(reply, 400, 'BAD_REQUEST', parsed.error.issues[0]!.message);
+    if (!parsed.success)
+      return answerError(reply, 400, 'BAD_REQUEST', issuesText(parsed.error, { limit: 1 }));
     // Items are checked one by one by the adapter: a malformed one is refused on its own.
     return { results: await erp.postMany(parsed.data.items as ErpWrite[]) };
   });
 
   app.post('/vendors', async (request, reply) => {
     const parsed = z.looseObject({ kind: z.literal('vendor') }).safeParse(request.body);
-    if (!parsed.success) return answerError(reply, 400, 'BAD_REQUEST', parsed.error.issues[0]!.message);
+    if (!parsed.success)
+      return answerError(reply, 400, 'BAD_REQUEST', issuesText(parsed.error, { limit: 1 }));
     return erp.createVendor(parsed.data as VendorInput);
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
+import { CustomField, ErpVendor, GlAccount, TaxCode, TaxRate } from '../chart.ts';
 import { ErpWrite, ObjectKind, WriteResult } from '../types.ts';
 
 /**
@@ -23,7 +23,6 @@ export type ChartPath = keyof typeof CHART_SCHEMAS;
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.string().min(1).nullable() });
 }
-export const FieldOptionPage = pageOf(FieldOption);
 
 export const EntriesRequest = z.strictObject({ items: z.array(ErpWrite).max(10_000) });
 /**

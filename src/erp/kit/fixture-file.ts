@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issueText } from '../../zod-issues.ts';
 import { Currency, IsoDate, RemoteId } from '../types.ts';
 import type { ContractFixture } from './subject.ts';
 
@@ -9,7 +10,7 @@ const IdAndName = z.strictObject({ id: RemoteId, name: z.string().min(1) });
  * fields, plus the public base URL the service was given for deep links, when it has one.
  * Strict, so a misspelt field is named rather than ignored.
  */
-export const FixtureFile = z
+const FixtureFile = z
   .strictObject({
     entityId: RemoteId.nullable(),
     currency: Currency,
@@ -45,7 +46,7 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
   if (issue.code === 'unrecognized_keys')
     return issue.keys.map((key) => `${prefix}${key}: not a fixture field`);
   if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) return [`${at}: missing`];
-  return [`${at || 'the file'}: ${issue.message}`];
+  return [issueText(issue, 'the file')];
 }
 
 /**

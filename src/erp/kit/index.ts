@@ -3,8 +3,8 @@
  * program can run (no test framework needed). See docs/extending.md "Check an adapter with the
  * kit". test/contract/erp-contract.ts runs the same rules as vitest cases.
  */
-export { type CheckOptions, checkAdapter, type RuleOutcome } from './check.ts';
-export { collect, failureOf, newObjectId, objects, referenceOf } from './objects.ts';
-export { check, checkEqual, type Rule, RuleBroken, type RuleGroup } from './rule.ts';
+export { checkAdapter, type RuleOutcome } from './check.ts';
+export { collect, failureOf, objects, referenceOf } from './objects.ts';
+export type { RuleGroup } from './rule.ts';
 export { ERP_RULES } from './rules.ts';
 export type { ContractFixture, ContractSubject } from './subject.ts';

@@ -39,7 +39,7 @@ export interface OptionRow {
   active: boolean;
 }
 
-export interface TaxRateRow {
+interface TaxRateRow {
   id: string;
   name: string;
   /** Decimal string as stored, e.g. "0.050000" or "-0.200000". */
@@ -61,7 +61,7 @@ export interface EntityRow {
   isDefault: boolean;
 }
 
-export interface ClosedPeriod {
+interface ClosedPeriod {
   start: string;
   end: string;
 }

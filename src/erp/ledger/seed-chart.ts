@@ -51,7 +51,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-export const accountId = (code: string) => `gl-${code}`;
+const accountId = (code: string) => `gl-${code}`;
 
 function accounts(target: number, random: () => number): GlAccount[] {
   const base = BASE_ACCOUNTS.map(([code, name, classification]) => ({ code, name, classification }));

@@ -4,9 +4,6 @@ import { LedgerChartWriter } from './chart-write.ts';
 import { migrateLedger } from './migrate.ts';
 import { generateChart, type SeedPreset } from './seed-chart.ts';
 
-export { type ChartSummary, chartSummary } from './chart-summary.ts';
-export type { SeedPreset } from './seed-chart.ts';
-
 export interface SeedOptions {
   preset?: SeedPreset;
   seed?: number;

@@ -18,7 +18,7 @@ const TABLE_NAMES = [
   'bill_payments',
 ] as const;
 
-export type TableName = (typeof TABLE_NAMES)[number];
+type TableName = (typeof TABLE_NAMES)[number];
 export type LedgerTables = Readonly<Record<TableName, Helper<string, []>>> & { readonly schema: string };
 
 /**

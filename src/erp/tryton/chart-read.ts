@@ -51,9 +51,9 @@ export function chartScopes(m: TrytonModels, companies: Companies): ChartScope[]
 const ALL = { context: { active_test: false } };
 
 /** Kinds whose lines carry analytic axes (Tryton expects every axis on income lines). */
-export const ANALYTIC_KINDS = ['card_transaction', 'reimbursement', 'bill'];
+const ANALYTIC_KINDS = ['card_transaction', 'reimbursement', 'bill'];
 
-export async function readTypes(m: TrytonModels): Promise<Map<number, TypeRow>> {
+async function readTypes(m: TrytonModels): Promise<Map<number, TypeRow>> {
   const rows = await m.searchRead('account.account.type', [], TYPE_FIELDS, TypeRow, ALL);
   return new Map(rows.map((t) => [t.id, t]));
 }

@@ -82,7 +82,7 @@ async function allowedCompanies(m: TrytonModels): Promise<Set<number>> {
   return new Set(parsed.success ? (parsed.data.companies ?? []) : []);
 }
 
-export async function loadCompanies(
+async function loadCompanies(
   m: TrytonModels,
   byEntity: Readonly<Record<string, CompanyRef>> | undefined,
 ): Promise<Companies> {

@@ -14,7 +14,7 @@ export interface RecordKey {
   text: string;
 }
 
-export const KEY_PREFIX = 'svc';
+const KEY_PREFIX = 'svc';
 
 export function recordKey(kind: ObjectKind, objectId: string): RecordKey {
   return { kind, objectId, text: `${KEY_PREFIX}:${kind}:${objectId}` };

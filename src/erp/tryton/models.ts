@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issuesText } from '../../zod-issues.ts';
 import { TrytonFault, type TrytonRpc } from './rpc.ts';
 
 /**
@@ -82,12 +83,10 @@ export class TrytonModels {
     ]);
     const parsed = z.array(schema).safeParse(raw);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = `${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}`;
       throw new TrytonFault(
         'server',
         `${model}.search_read`,
-        `Tryton answered malformed ${model} rows (${where})`,
+        `Tryton answered malformed ${model} rows (${issuesText(parsed.error, { limit: 1 })})`,
       );
     }
     return parsed.data;

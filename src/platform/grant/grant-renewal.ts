@@ -32,7 +32,7 @@ import type { TokenCipher } from './token-cipher.ts';
  */
 
 /** Renew when less than this share of the access token's lifetime is left. */
-export const RENEW_WHEN_LEFT = 1 / 3;
+const RENEW_WHEN_LEFT = 1 / 3;
 /** Re-reads after an invalid_grant that found a newer refresh token stored, before giving up. */
 const MAX_REREADS = 3;
 
@@ -150,7 +150,7 @@ export class GrantRenewal {
 }
 
 /** The stored grant, or the failure that says the business must (re)connect. */
-export function usable(grant: StoredGrant | null): StoredGrant {
+function usable(grant: StoredGrant | null): StoredGrant {
   if (!grant) throw new GrantUnusableError('missing');
   if (grant.revokedAt) throw new GrantUnusableError('revoked', grant.revokedReason ?? undefined);
   return grant;

@@ -26,7 +26,7 @@ const IV_BYTES = 12;
 const VERSION = 'v1';
 
 /** The 32-byte key of a base64 text, or null when it is not one. */
-export function parseTokenKey(text: string): Buffer | null {
+function parseTokenKey(text: string): Buffer | null {
   const trimmed = text.trim();
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) return null;
   const key = Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { issuesText } from '../../zod-issues.ts';
 import { ValidationError } from '../errors.ts';
 import type { PlatformRequest, PlatformResponse, QueryParams } from '../http-transport.ts';
 import type { IdempotentResult } from '../idempotent-send.ts';
@@ -37,10 +38,7 @@ export function checkBody<S extends z.ZodType>(schema: S, body: z.input<S>, what
   throw new ValidationError({
     status: null,
     code: null,
-    message: `${what}: request not sent, it is invalid: ${parsed.error.issues
-      .slice(0, 5)
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-      .join('; ')}`,
+    message: `${what}: request not sent, it is invalid: ${issuesText(parsed.error, { limit: 5 })}`,
     traceId: null,
     retryable: false,
     additionalInfo: {

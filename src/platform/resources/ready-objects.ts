@@ -20,7 +20,7 @@ export type BillFilters = Filters<z.input<typeof ListBillsQuery>>;
  * The objects a sync exports (docs/platform.md F16): ready ones are read with
  * sync_status=SYNC_READY (bills: sync_ready=true); sync-button reads add requested_to_sync=true;
  * delta reads use synced_after (transactions) or from_created_at (bills, docs/platform.md G11).
- * Lists page by 100 (F4); see readSlices for reading date ranges side by side.
+ * Lists page by 100 (F4).
  */
 export function readyObjectsResource(ctx: ResourceContext) {
   const transactions = (filters: TransactionFilters = {}): Listing<Transaction> =>

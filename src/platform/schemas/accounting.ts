@@ -8,15 +8,12 @@ import { ActiveFlag, RemoteId, SvcId, Timestamp } from './common.ts';
 export * from './tax.ts';
 
 /** Upload batches are 1..500 items (docs/platform.md G9). */
-export const UPLOAD_BATCH_MAX = 500;
+const UPLOAD_BATCH_MAX = 500;
 
 // ---------------------------------------------------------------- connection (F6, F7)
 
 export const ConnectionType = z.enum(['API', 'CSV', 'DIRECT']);
 export type ConnectionType = z.infer<typeof ConnectionType>;
-
-export const ConnectionStatus = z.enum(['linked', 'unlinked']);
-export type ConnectionStatus = z.infer<typeof ConnectionStatus>;
 
 /** F6: five booleans, all default false. */
 export const ConnectionSettings = z.object({
@@ -86,8 +83,7 @@ export type AllConnectionsResponse = z.infer<typeof AllConnectionsResponse>;
 
 // ---------------------------------------------------------------- shared item fields
 
-export const Visibility = z.enum(['VISIBLE', 'HIDDEN']);
-export type Visibility = z.infer<typeof Visibility>;
+const Visibility = z.enum(['VISIBLE', 'HIDDEN']);
 
 /**
  * Fields every chart item answer is read with. Readers are tolerant (docs/platform.md F22): only
@@ -108,18 +104,17 @@ const Target = { accounting_connection_id: z.string().min(1).optional() };
 /**
  * F12, F29: PATCH by svc_id; the target connection goes in the JSON body, never the query.
  */
-export const PatchItemRequest = z.strictObject({
+const PatchItemRequest = z.strictObject({
   ...Target,
   name: z.string().min(1).optional(),
   code: z.string().nullable().optional(),
   reactivate: z.literal(true).optional(),
   visibility: Visibility.optional(),
 });
-export type PatchItemRequest = z.infer<typeof PatchItemRequest>;
 
 // ---------------------------------------------------------------- GL accounts (F8)
 
-export const GlClassification = z.enum([
+const GlClassification = z.enum([
   'ANY',
   'ASSET',
   'CREDCARD',
@@ -129,7 +124,6 @@ export const GlClassification = z.enum([
   'REVENUE',
   'UNKNOWN',
 ]);
-export type GlClassification = z.infer<typeof GlClassification>;
 
 /** F8: `code` may be "" (an account without a code). */
 export const GlAccountInput = z.strictObject({
@@ -172,16 +166,11 @@ export type PatchGlAccountRequest = z.infer<typeof PatchGlAccountRequest>;
 
 // ---------------------------------------------------------------- custom fields (F9)
 
-/** Input types a field is read with (F9); DATE fields exist but cannot be created (F34). */
-export const FieldInputType = z.enum(['BOOLEAN', 'FREE_FORM_TEXT', 'SINGLE_CHOICE', 'DATE']);
-export type FieldInputType = z.infer<typeof FieldInputType>;
-
 /** F34: the input types POST /accounting/fields accepts. */
-export const CreatableFieldInputType = z.enum(['BOOLEAN', 'FREE_FORM_TEXT', 'SINGLE_CHOICE']);
-export type CreatableFieldInputType = z.infer<typeof CreatableFieldInputType>;
+const CreatableFieldInputType = z.enum(['BOOLEAN', 'FREE_FORM_TEXT', 'SINGLE_CHOICE']);
 
 /** F34: the objects a field can be required for. */
-export const RequiredFor = z.enum([
+const RequiredFor = z.enum([
   'BILL',
   'BILL_PAYMENT',
   'INVOICE',
@@ -192,7 +181,6 @@ export const RequiredFor = z.enum([
   'TRANSFER_LEDGER_ENTRY_MAPPING',
   'VENDOR_CREDIT',
 ]);
-export type RequiredFor = z.infer<typeof RequiredFor>;
 
 /** F9, F34: one field per call; posting an existing `id` returns (and reactivates) it. */
 export const CreateFieldRequest = z.strictObject({

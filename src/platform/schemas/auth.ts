@@ -5,39 +5,8 @@ import { z } from 'zod';
 /** Access tokens issued by client credentials start with this (docs/platform.md G6). */
 export const BUSINESS_TOKEN_PREFIX = 'svc_business_tok_';
 
-/** Every prefix a bearer token may carry (docs/platform.md G6, incl. the earlier one). */
-export const TOKEN_PREFIXES = [
-  'svc_business_tok_',
-  'svc_user_tok_',
-  'svc_business_jwt_',
-  'svc_user_jwt_',
-  'svc_tok_',
-] as const;
-
 /** Client-credentials lifetime when the client is not configured otherwise (docs/platform.md G9). */
 export const DEFAULT_TOKEN_TTL_S = 864_000;
-
-/** Scopes the accounting-sync surface uses (docs/platform.md G7). */
-export const Scope = z.enum([
-  'accounting:read',
-  'accounting:write',
-  'bills:read',
-  'bills:write',
-  'cashbacks:read',
-  'entities:read',
-  'reimbursements:read',
-  'reimbursements:write',
-  'transactions:read',
-  'transactions:write',
-  'transfers:read',
-  'vendors:read',
-  'vendors:write',
-  'business:read',
-]);
-export type Scope = z.infer<typeof Scope>;
-
-/** Every scope ledgersync needs, space separated as the token call wants them. */
-export const LEDGERSYNC_SCOPES: readonly Scope[] = Scope.options;
 
 /**
  * Body of POST /token, form-encoded or JSON (F1). The client id and secret normally travel in

@@ -43,13 +43,12 @@ export const ErrorCode = z.enum([
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
 /** One error as F2 shows it; `error_code` stays a plain string so unknown live codes still parse. */
-export const ErrorDetail = z.object({
+const ErrorDetail = z.object({
   error_code: z.string(),
   message: z.string(),
   additional_info: z.record(z.string(), z.unknown()).nullable().optional(),
   notes: z.string().nullable().optional(),
 });
-export type ErrorDetail = z.infer<typeof ErrorDetail>;
 
 /** docs/platform.md F2: every error body carries `error_v2` (and a legacy `error` copy). */
 export const ErrorBody = z.object({
@@ -82,24 +81,13 @@ export type RemoteId = z.infer<typeof RemoteId>;
 export const Timestamp = z.string();
 export type Timestamp = z.infer<typeof Timestamp>;
 
-/** ISO 4217 (plus stablecoin) code, docs/platform.md G2. */
-export const CurrencyCode = z.string().min(3).max(8);
-export type CurrencyCode = z.infer<typeof CurrencyCode>;
-
-/** Signed amount in the currency's lowest denomination (docs/platform.md G1). */
-export const MinorUnitAmount = z.object({
-  amount: z.number().int(),
-  currency_code: CurrencyCode,
-});
-export type MinorUnitAmount = z.infer<typeof MinorUnitAmount>;
-
 /**
  * F4: page_size range and default. Query schemas ignore unknown parameters (z.object): F5 is
  * about request bodies.
  */
-export const PAGE_SIZE_MIN = 2;
+const PAGE_SIZE_MIN = 2;
 export const PAGE_SIZE_MAX = 100;
-export const PAGE_SIZE_DEFAULT = 20;
+const PAGE_SIZE_DEFAULT = 20;
 
 /** F4 query: `start` is the id of the last item of the previous page. */
 export const PageQuery = z.object({
@@ -108,8 +96,8 @@ export const PageQuery = z.object({
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 
-export const PageInfo = z.object({ next: z.string().nullable() });
-export type PageInfo = z.infer<typeof PageInfo>;
+const PageInfo = z.object({ next: z.string().nullable() });
+type PageInfo = z.infer<typeof PageInfo>;
 
 /** F4 envelope `{data, page: {next}}`; clients follow `page.next` as given. */
 export function pageOf<T extends z.ZodType>(item: T) {
@@ -119,11 +107,3 @@ export interface Page<T> {
   data: T[];
   page: PageInfo;
 }
-
-/** Query string booleans arrive as text: "true"/"false" (anything else is refused). */
-export const QueryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
-export type QueryBoolean = z.infer<typeof QueryBoolean>;
-
-/** Optional `accounting_connection_id` every chart-of-accounts call takes (F8-F13). */
-export const ConnectionTarget = z.object({ accounting_connection_id: z.string().min(1).optional() });
-export type ConnectionTarget = z.infer<typeof ConnectionTarget>;

@@ -9,9 +9,8 @@ import { SvcId } from './common.ts';
  * refused page. The stub builds the full live objects with its own schemas (src/stub/schemas).
  */
 
-/** Field external ids the platform uses for the vendor and GL selections (F18). */
+/** Field external id the platform uses for the vendor selection (F18). */
 export const MERCHANT_FIELD_EXTERNAL_ID = 'Merchant';
-export const GL_FIELD_EXTERNAL_ID = 'Category';
 
 const text = z.string().nullish();
 const flag = z.boolean().nullish();
@@ -36,13 +35,8 @@ function listOf<T extends z.ZodType>(item: T) {
     .transform((items) => items ?? []);
 }
 
-/** Selection types seen in accounting_field_selections (F16, F24); others may appear. */
-export const SelectionType = z.enum(['GL_ACCOUNT', 'MERCHANT', 'TAX_CODE', 'OTHER']);
-export type SelectionType = z.infer<typeof SelectionType>;
-
 /** The field a selection belongs to (F16); on bills the only place the type is written (F26). */
-export const CategoryInfo = z.object({ id: text, external_id: text, name: text, type: text });
-export type CategoryInfo = z.infer<typeof CategoryInfo>;
+const CategoryInfo = z.object({ id: text, external_id: text, name: text, type: text });
 
 /**
  * F16, F24, F26: one coding of an object or a line item. `external_id` is the ERP's remote id of
@@ -62,14 +56,11 @@ const Selections = listOf(FieldSelection);
 
 // ---------------------------------------------------------------- sync statuses (F16)
 
-export const TransactionSyncStatus = z.enum(['NOT_SYNC_READY', 'SYNC_READY', 'SYNCED']);
-export type TransactionSyncStatus = z.infer<typeof TransactionSyncStatus>;
+const TransactionSyncStatus = z.enum(['NOT_SYNC_READY', 'SYNC_READY', 'SYNCED']);
 
-export const BillSyncStatus = z.enum(['NOT_SYNCED', 'BILL_SYNCED', 'BILL_AND_PAYMENT_SYNCED']);
-export type BillSyncStatus = z.infer<typeof BillSyncStatus>;
+const BillSyncStatus = z.enum(['NOT_SYNCED', 'BILL_SYNCED', 'BILL_AND_PAYMENT_SYNCED']);
 
-export const BillStatus = z.enum(['OPEN', 'PAID']);
-export type BillStatus = z.infer<typeof BillStatus>;
+const BillStatus = z.enum(['OPEN', 'PAID']);
 
 // ---------------------------------------------------------------- transactions (F16, F17, F23)
 
@@ -86,8 +77,7 @@ export const LineItem = z.object({
 });
 export type LineItem = z.infer<typeof LineItem>;
 
-export const CardHolder = z.object({ user_id: text, first_name: text, last_name: text });
-export type CardHolder = z.infer<typeof CardHolder>;
+const CardHolder = z.object({ user_id: text, first_name: text, last_name: text });
 
 export const Transaction = z.object({
   id: SvcId,
@@ -147,27 +137,26 @@ export const Transfer = z.object({
 });
 export type Transfer = z.infer<typeof Transfer>;
 
+/** A cashback has a transfer's shape (F25). @alias */
 export const Cashback = Transfer;
 export type Cashback = z.infer<typeof Cashback>;
 
 // ---------------------------------------------------------------- bills (F16, F26)
 
 /** F26: the 2025 published schema gives a payment no `id`; `effective_date` is the value date. */
-export const BillPayment = z.object({
+const BillPayment = z.object({
   amount: AmountField.nullish(),
   payment_date: text,
   effective_date: text,
 });
-export type BillPayment = z.infer<typeof BillPayment>;
 
 /** F26: `remote_id` is the ERP vendor id on the live service. */
-export const BillVendorRef = z.object({
+const BillVendorRef = z.object({
   id: text,
   name: text,
   remote_id: text,
   accounting_vendor_remote_id: text,
 });
-export type BillVendorRef = z.infer<typeof BillVendorRef>;
 
 export const Bill = z.object({
   id: SvcId,

@@ -5,7 +5,7 @@ import { FieldSelection } from './objects.ts';
 /** POST /accounting/syncs (docs/platform.md F14, F15), codings (F18), ready-to-sync (F19). */
 
 /** F14: at most 5,000 successful and 5,000 failed items per call (docs/platform.md G9). */
-export const SYNC_LIST_MAX = 5000;
+const SYNC_LIST_MAX = 5000;
 
 export const SyncType = z.enum([
   'TRANSACTION_SYNC',
@@ -19,19 +19,17 @@ export const SyncType = z.enum([
 export type SyncType = z.infer<typeof SyncType>;
 
 /** F14: `deep_link_url` is for bills only (checked by the service against sync_type). */
-export const SuccessfulSync = z.strictObject({
+const SuccessfulSync = z.strictObject({
   id: z.string().min(1),
   reference_id: z.string().min(1),
   deep_link_url: z.url().optional(),
 });
-export type SuccessfulSync = z.infer<typeof SuccessfulSync>;
 
 /** F14: `{id, error: {message}}`; a flat `{id, message}` is refused (422). */
-export const FailedSync = z.strictObject({
+const FailedSync = z.strictObject({
   id: z.string().min(1),
   error: z.strictObject({ message: z.string().min(1) }),
 });
-export type FailedSync = z.infer<typeof FailedSync>;
 
 /** F14: each list 1..5000 when present; an empty list is 422 (omit it instead). */
 export const SyncRequest = z.strictObject({
@@ -43,8 +41,7 @@ export const SyncRequest = z.strictObject({
 });
 export type SyncRequest = z.infer<typeof SyncRequest>;
 
-export const SyncResultStatus = z.enum(['SYNCED', 'FAILED', 'REJECTED']);
-export type SyncResultStatus = z.infer<typeof SyncResultStatus>;
+const SyncResultStatus = z.enum(['SYNCED', 'FAILED', 'REJECTED']);
 
 export const SyncResult = z.object({
   id: z.string(),
@@ -63,21 +60,17 @@ export type SyncResponse = z.infer<typeof SyncResponse>;
 
 // ---------------------------------------------------------------- codings (F18)
 
-export const CodingObjectType = z.enum(['TRANSACTION', 'REIMBURSEMENT']);
-export type CodingObjectType = z.infer<typeof CodingObjectType>;
+const CodingObjectType = z.enum(['TRANSACTION', 'REIMBURSEMENT']);
 
-export const OptionSelectionInput = z.strictObject({
+const OptionSelectionInput = z.strictObject({
   field_external_id: z.string().min(1),
   field_option_external_id: z.string().min(1),
 });
-export type OptionSelectionInput = z.infer<typeof OptionSelectionInput>;
-export const FreeFormSelectionInput = z.strictObject({
+const FreeFormSelectionInput = z.strictObject({
   field_external_id: z.string().min(1),
   free_form_text: z.string(),
 });
-export type FreeFormSelectionInput = z.infer<typeof FreeFormSelectionInput>;
-export const SelectionInput = z.union([OptionSelectionInput, FreeFormSelectionInput]);
-export type SelectionInput = z.infer<typeof SelectionInput>;
+const SelectionInput = z.union([OptionSelectionInput, FreeFormSelectionInput]);
 
 /** F18: `Merchant` codes the accounting vendor, `Category` the GL account. */
 export const CodingRequest = z.strictObject({

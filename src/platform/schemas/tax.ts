@@ -9,8 +9,7 @@ import { ActiveFlag, RemoteId, SvcId } from './common.ts';
 const Target = { accounting_connection_id: z.string().min(1).optional() };
 
 /** Decimal string, possibly negative: "0.05", "-0.2". */
-export const TaxRateValue = z.string().regex(/^-?\d+(\.\d+)?$/, 'rate must be a decimal string like "0.05"');
-export type TaxRateValue = z.infer<typeof TaxRateValue>;
+const TaxRateValue = z.string().regex(/^-?\d+(\.\d+)?$/, 'rate must be a decimal string like "0.05"');
 
 export const TaxRateInput = z.strictObject({
   id: RemoteId,

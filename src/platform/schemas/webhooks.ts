@@ -7,8 +7,8 @@ import { SvcId, Timestamp } from './common.ts';
 export const SIGNATURE_HEADER = 'x-svc-webhook-signature';
 
 /**
- * Every event type the platform names (docs/platform.md G12). The stub emits the accounting-sync ones
- * (STUB_EMITTED_EVENTS); subscribing to the others is accepted.
+ * Every event type the platform names (docs/platform.md G12). The stub emits the accounting-sync
+ * ones; subscribing to the others is accepted.
  */
 export const EventType = z.enum([
   'applications.status_updated',
@@ -40,17 +40,6 @@ export const EventType = z.enum([
   'transactions.receipt_added',
 ]);
 
-export const STUB_EMITTED_EVENTS: readonly EventType[] = [
-  'transactions.ready_to_sync',
-  'reimbursements.ready_to_sync',
-  'bills.ready_to_sync',
-  'transactions.sync_requested',
-  'reimbursements.sync_requested',
-  'bills.created',
-  'bills.approved',
-  'bills.paid',
-  'transactions.body_coding_updated',
-];
 export type EventType = z.infer<typeof EventType>;
 
 export const CreateWebhookRequest = z.strictObject({
@@ -58,9 +47,6 @@ export const CreateWebhookRequest = z.strictObject({
   event_types: z.array(EventType).min(1),
 });
 export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
-
-export const WebhookStatus = z.enum(['pending_verification', 'active', 'disabled']);
-export type WebhookStatus = z.infer<typeof WebhookStatus>;
 
 /** F20: the secret is returned once, on create. Read tolerantly (docs/platform.md F22). */
 export const WebhookSubscription = z.object({

@@ -4,7 +4,7 @@ import { signInPage } from './sign-in-page.ts';
 
 /** Where a login may send the browser: only this server's operator pages. */
 const PAGES = /^\/(status|status\.json|metrics|admin\/queues(\/[\w\-./:%]*)?)$/;
-export const DEFAULT_PAGE = '/status';
+const DEFAULT_PAGE = '/status';
 
 export function safeNext(next: unknown): string {
   if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//')) return DEFAULT_PAGE;

@@ -11,7 +11,7 @@ export const OPERATOR_COOKIE = 'ledgersync_operator';
  * the token (Authorization: Bearer, or the cookie). closed: beyond loopback without a token,
  * nothing is served (config refuses this; the server fails closed anyway).
  */
-export type AccessMode = 'open' | 'token' | 'closed';
+type AccessMode = 'open' | 'token' | 'closed';
 
 export interface OperatorAccess {
   mode: AccessMode;
@@ -40,7 +40,7 @@ export function hostHeaderIsLoopback(header: string | undefined): boolean {
   return match ? isLoopback(match[1]!.toLowerCase()) : false;
 }
 
-export function cookieOf(request: FastifyRequest, name: string): string | undefined {
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {

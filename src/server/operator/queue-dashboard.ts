@@ -5,7 +5,7 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Queues } from '../../../jobs/queues.ts';
 
-export const DASHBOARD_PATH = '/admin/queues';
+const DASHBOARD_PATH = '/admin/queues';
 
 /**
  * The only changes an operator may make from the dashboard (docs/operations.md "Queue
@@ -34,7 +34,7 @@ const REFUSED: BeforeHookResult = {
 };
 
 /** Bull Board's `before` hook: reads pass; a change passes only when it retries failed jobs. */
-export async function dashboardGuard(context: HookContext): Promise<BeforeHookResult> {
+async function dashboardGuard(context: HookContext): Promise<BeforeHookResult> {
   if (context.method === 'get') return { allow: true };
   if (!ALLOWED_CHANGES.has(`${context.method} ${context.route}`)) return REFUSED;
   const { queueName, jobId, queueStatus } = context.request.params as Record<string, string | undefined>;

@@ -73,7 +73,7 @@ function empty(message: string): SafeHtml {
  * Failed objects per run, one bar per run (oldest left): red where objects failed, a green tick
  * where none did, and a pale red column for a run that stopped with an error.
  */
-export function failuresPerRunChart(runs: StatusHistory['runs']): SafeHtml {
+function failuresPerRunChart(runs: StatusHistory['runs']): SafeHtml {
   const title = `Failed objects per run (last ${runs.length} runs)`;
   if (runs.length === 0) return frame('chart-failures', title, empty('No runs yet'));
   const max = niceMax(Math.max(...runs.map((run) => run.failed)));
@@ -103,7 +103,7 @@ export function failuresPerRunChart(runs: StatusHistory['runs']): SafeHtml {
 }
 
 /** Time from press to answer of each answered sync-button request, against when it was pressed. */
-export function buttonLatencyChart(points: StatusHistory['buttonLatency']): SafeHtml {
+function buttonLatencyChart(points: StatusHistory['buttonLatency']): SafeHtml {
   const title = `Sync-button latency (last ${points.length} answered presses)`;
   if (points.length === 0)
     return frame('chart-button-latency', title, empty('No sync-button presses answered yet'));
@@ -139,7 +139,7 @@ const clockUtc = (iso: string) => iso.slice(11, 16);
  * the peak of each 30 minutes, and what waits now as a dot at the right edge: the last step's
  * peak may be 30 minutes old, and drawn alone it read as the present.
  */
-export function outboxDepthChart(history: Pick<StatusHistory, 'outboxDepth' | 'outboxNow'>): SafeHtml {
+function outboxDepthChart(history: Pick<StatusHistory, 'outboxDepth' | 'outboxNow'>): SafeHtml {
   const { outboxDepth: steps, outboxNow: now } = history;
   const title = `Results waiting for the platform (last 24 h, peak per 30 min; ${now} waiting now)`;
   if (steps.length === 0) return frame('chart-outbox', title, empty('No data'));

@@ -8,6 +8,7 @@ import {
   TaxCode,
   TaxRate,
 } from '../../erp/chart.ts';
+import { issuesText } from '../../zod-issues.ts';
 import type { ChartSource } from '../mirror/types.ts';
 import type { PlatformChart } from './platform-chart.ts';
 
@@ -64,13 +65,6 @@ const BackupTaxCodeOption = z.looseObject({
   is_active: z.boolean(),
 });
 
-function reasonOf(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.join('.') || '(item)'}: ${i.message}`)
-    .join('; ');
-}
-
 /**
  * A chart backup seen as the chart source the mirror reads (src/sync/mirror), so a restore
  * uploads it with the mirror's own diff, batches and DEVELOPER_7020 adoption (docs/platform.md
@@ -94,11 +88,11 @@ export function backupChartSource(chart: PlatformChart): { source: ChartSource; 
       const id = String((raw as { id?: unknown })?.id ?? '(no id)');
       const parsed = schema.safeParse(raw);
       if (!parsed.success) {
-        skipped.push({ list, id, reason: reasonOf(parsed.error) });
+        skipped.push({ list, id, reason: issuesText(parsed.error, { root: '(item)' }) });
         continue;
       }
       const erp = erpSchema.safeParse(toErp(parsed.data));
-      if (!erp.success) skipped.push({ list, id, reason: reasonOf(erp.error) });
+      if (!erp.success) skipped.push({ list, id, reason: issuesText(erp.error, { root: '(item)' }) });
       else out.push(erp.data);
     }
     return out;

@@ -11,7 +11,7 @@ export const F7_PRECONDITIONS = [
 ] as const;
 export type F7Precondition = (typeof F7_PRECONDITIONS)[number];
 
-export type BlockerCode =
+type BlockerCode =
   | F7Precondition
   | 'migration_in_progress_here'
   | 'outstanding_objects'

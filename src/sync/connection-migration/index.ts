@@ -3,31 +3,13 @@
  * G31 and G30, F6, F7), following the switch once the customer makes it, and restoring a backed-up
  * chart.
  */
-export { type AbandonResult, abandonOpenMigration } from './abandon.ts';
+export { abandonOpenMigration } from './abandon.ts';
 export { DEFAULT_BACKUP_DIR, readBackupFile } from './backup-file.ts';
-export { type Blocker, type BlockerCode, describeBlocker, F7_PRECONDITIONS } from './blockers.ts';
+export { describeBlocker } from './blockers.ts';
 export { prepareMigration } from './prepare.ts';
-export { type MigrationJobView, type MigrationProgress, migrationProgress } from './progress.ts';
-export {
-  type RestoreFrom,
-  RestoreInputError,
-  type RestoreOptions,
-  type RestoreResult,
-  restoreChart,
-} from './restore.ts';
-export { MIGRATION_STATES, type MigrationState, STEPS, type StepName } from './states.ts';
-export { type MigrationStatus, migrationStatus } from './status.ts';
-export {
-  ConnectionSwitchPendingError,
-  completeSwitch,
-  followSwitch,
-  type SwitchDeps,
-  type SwitchOutcome,
-} from './switch.ts';
-export type {
-  MigrationDeps,
-  PrepareOptions,
-  PrepareOutcome,
-  PrepareResult,
-  StepEvent,
-} from './types.ts';
+export { type MigrationJobView, migrationProgress } from './progress.ts';
+export { RestoreInputError, type RestoreResult, restoreChart } from './restore.ts';
+export { STEPS, type StepName } from './states.ts';
+export { migrationStatus } from './status.ts';
+export { ConnectionSwitchPendingError, followSwitch } from './switch.ts';
+export type { PrepareOutcome, PrepareResult } from './types.ts';

@@ -10,7 +10,7 @@ const COUNT_CAP = 1000;
 /** Objects named per kind in the message. */
 const NAMED = 10;
 
-export interface KindOutstanding {
+interface KindOutstanding {
   count: number;
   /** More than COUNT_CAP are waiting: count is a floor. */
   more: boolean;
@@ -59,7 +59,7 @@ export async function findOutstanding(
 }
 
 /** How long the check waits for a sync of a kind another process is running (then it counts). */
-export const BUSY_WAIT_MS = 5 * 60_000;
+const BUSY_WAIT_MS = 5 * 60_000;
 const BUSY_POLL_MS = 2_000;
 
 /**

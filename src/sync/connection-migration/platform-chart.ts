@@ -14,10 +14,8 @@ export const PlatformItem = z.looseObject({
 });
 export type PlatformItem = z.infer<typeof PlatformItem>;
 
-export const PlatformField = PlatformItem.extend({ options: z.array(PlatformItem) });
-export type PlatformField = z.infer<typeof PlatformField>;
-
-export const CHART_LISTS = ['gl_accounts', 'fields', 'vendors', 'tax_rates', 'tax_code_options'] as const;
+const PlatformField = PlatformItem.extend({ options: z.array(PlatformItem) });
+type PlatformField = z.infer<typeof PlatformField>;
 
 export const PlatformChart = z.object({
   gl_accounts: z.array(PlatformItem),

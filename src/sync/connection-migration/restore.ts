@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import { ZodError } from 'zod';
 import type { Logger } from '../../log.ts';
 import type { PlatformClient } from '../../platform/client.ts';
+import { issuesText } from '../../zod-issues.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
 import { type MirrorProgress, mirrorChart } from '../mirror/index.ts';
 import { mirrorLockName } from '../mirror/lock-name.ts';
@@ -12,7 +13,7 @@ import { type RebuiltCounts, rebuildIdMap } from './rebuild-id-map.ts';
 import { type PreloadCounts, preloadCounts } from './step-preload.ts';
 import { loadBackup, openMigration } from './store.ts';
 
-export type RestoreFrom =
+type RestoreFrom =
   /** A JSON backup file (`migrate prepare` writes one per migration). */
   | { file: string }
   /** The copy kept in chart_backups, by the number of the migration that took it. */
@@ -180,7 +181,7 @@ async function loadChartBackup(
   const parsed = ChartBackup.safeParse(stored.document);
   if (!parsed.success) {
     throw new RestoreInputError(
-      `The backup of migration #${from.migrationId} in the database cannot be read: ${parsed.error.message}`,
+      `The backup of migration #${from.migrationId} in the database cannot be read: ${issuesText(parsed.error)}`,
     );
   }
   return { backup: parsed.data, file: stored.filePath, sha256: stored.sha256, notes: [] };

@@ -6,12 +6,12 @@ import { latestMigration, loadBackup } from './store.ts';
 import type { MigrationRow } from './types.ts';
 import type { Verification } from './verify.ts';
 
-export type ConnectionView = Pick<
+type ConnectionView = Pick<
   AccountingConnection,
   'id' | 'remote_provider_name' | 'connection_type' | 'is_active' | 'is_ready_to_migrate' | 'status'
 >;
 
-export type ListCounts = Record<string, { erp: number; platform: number }>;
+type ListCounts = Record<string, { erp: number; platform: number }>;
 
 export interface MigrationStatus {
   migration: {

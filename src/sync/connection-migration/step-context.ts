@@ -20,7 +20,7 @@ export function stopped(outcome: 'blocked' | 'incomplete' | 'busy', blocker: Blo
 }
 
 /** The migration moved by another process between our read and our update: never expected. */
-export class MigrationMovedError extends Error {
+class MigrationMovedError extends Error {
   override name = 'MigrationMovedError';
   constructor(id: string, from: MigrationState, to: MigrationState) {
     super(

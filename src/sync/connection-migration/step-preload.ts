@@ -5,7 +5,7 @@ import { checkpoint, moved, type StepContext, type StepOutcome, stopped } from '
 import { moveMigration, recordDetails } from './store.ts';
 
 /** Counts per kind, as kept on the migration and shown by `migrate status`. */
-export interface KindCounts {
+interface KindCounts {
   created: number;
   adopted: number;
   unchanged: number;

@@ -16,7 +16,7 @@ export interface SwitchDeps {
 }
 
 /** How the chart's id_map of the new connection was found once the switch was recorded. */
-export type IdMapOrigin =
+type IdMapOrigin =
   /** The preload recorded every item under the new connection: nothing to do. */
   | 'preloaded'
   /** None was recorded here: rebuilt from what the platform holds for the new connection. */

@@ -5,7 +5,7 @@ import type { PlatformChart, PlatformItem } from './platform-chart.ts';
 /** Differences named per list, at most this many each (the counts say how many in all). */
 const NAMED = 10;
 
-export interface ListCheck {
+interface ListCheck {
   erp: number;
   platform: number;
   missing: string[];

@@ -15,7 +15,7 @@ export interface Deactivation {
   svcId: string;
 }
 
-export interface KnownFailure {
+interface KnownFailure {
   remoteId: string;
   reason: string;
   action: 'create' | 'update';

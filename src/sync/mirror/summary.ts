@@ -1,7 +1,7 @@
 import type { Change } from './diff.ts';
 import { type KindSummary, MIRROR_KINDS, type MirrorKind, type MirrorSummary } from './types.ts';
 
-export function emptyKindSummary(): KindSummary {
+function emptyKindSummary(): KindSummary {
   return {
     created: 0,
     updated: 0,

@@ -113,7 +113,7 @@ export async function findExternalSyncs(
 }
 
 /** Every object synced outside ledgersync that the operator has not acknowledged, oldest first. */
-export async function unacknowledged(sql: Sql, connectionId: string): Promise<ExternalSync[]> {
+async function unacknowledged(sql: Sql, connectionId: string): Promise<ExternalSync[]> {
   const rows = await sql<{ object_id: string; sync_type: SyncType; synced_at: Date | null }[]>`
     select object_id, sync_type, synced_at from external_syncs
      where connection_id = ${connectionId} and acknowledged_at is null

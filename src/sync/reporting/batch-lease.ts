@@ -10,7 +10,7 @@ import { readerName } from '../objects/reading/postgres-board.ts';
  * batch whose sender stopped before the press is free again when the watchdog looks. A lease that
  * lapses while its sender is still at work costs one request at most: see sendUnderLease.
  */
-export const RESULT_BATCH_LEASE_MS = 60_000;
+const RESULT_BATCH_LEASE_MS = 60_000;
 
 export interface LeaseTiming {
   /** How long a claim holds the batch (RESULT_BATCH_LEASE_MS). */

@@ -5,7 +5,7 @@ import type { SyncBody } from './freeze-batch.ts';
  * The platform's answer to a sync post. `results` is empty when the answer had none: the
  * published answer is `{sync_id}` alone and means every item was applied (docs/platform.md F33).
  */
-export interface SyncAcknowledgement {
+interface SyncAcknowledgement {
   sync_id: string | null;
   results: SyncResult[];
   sync_request_id: string | null;

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 
 /** Starts a run row (what ran, why), for status and the dashboard. */
-export async function startRun(
+async function startRun(
   sql: Sql,
   run: { connectionId: string | null; kind: string; trigger: string },
 ): Promise<string> {
@@ -11,7 +11,7 @@ export async function startRun(
 }
 
 /** Finishes a run with its counts, or its error (already scrubbed of secrets by the caller). */
-export async function finishRun(
+async function finishRun(
   sql: Sql,
   id: string,
   result: { status: 'succeeded' | 'failed'; counts?: Record<string, unknown>; error?: string },

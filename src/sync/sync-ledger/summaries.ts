@@ -6,7 +6,7 @@ import type { Sql } from 'postgres';
  * Ids and references vary per object (uuids, invoice numbers, unknown GL ids, ERP references);
  * the reasons group better without them. A SQL regular expression, for regexp_replace.
  */
-export const VARYING_IN_FAILURE_MESSAGES = '[0-9a-f]{8}-[0-9a-f-]{27}|INV-[0-9]+|GL-[A-Z0-9-]+|ERP-[A-F0-9]+';
+const VARYING_IN_FAILURE_MESSAGES = '[0-9a-f]{8}-[0-9a-f-]{27}|INV-[0-9]+|GL-[A-Z0-9-]+|ERP-[A-F0-9]+';
 
 /**
  * Rows of these sync types by what became of them: reported and synced, reported and REJECTED by

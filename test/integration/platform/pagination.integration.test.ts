@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformError, UnexpectedResponseError } from '../../../src/platform/errors.ts';
-import { dateSlices, readSlices } from '../../../src/platform/pagination.ts';
 import type { ItemResult } from '../../../src/platform/parse.ts';
 import type { Transaction } from '../../../src/platform/schemas/objects.ts';
 import type { RunningStub } from '../../../src/stub/index.ts';
@@ -56,20 +55,6 @@ describe('pagination (docs/platform.md F4)', () => {
     for await (const page of client.objects.transactions().pages({ resumeFrom: first.next! }))
       rest.push(...page.items);
     expect(idsOf([...first.items, ...rest])).toEqual(expectedIds);
-  });
-
-  it('reads disjoint date slices side by side, each object once', async () => {
-    const firstAndLast = [expectedIds[0]!, expectedIds[TOTAL - 1]!];
-    const [first, last] = await Promise.all(firstAndLast.map((id) => client.objects.transaction(id)));
-    const from = new Date(first!.user_transaction_time!);
-    const to = new Date(new Date(last!.user_transaction_time!).getTime() + 1);
-    const slices = dateSlices(from, to, 4);
-    const seen: string[] = [];
-    for await (const item of readSlices((slice) => client.objects.transactions(slice), slices, 4)) {
-      if (item.ok) seen.push(item.value.id);
-    }
-    expect(seen).toHaveLength(TOTAL);
-    expect([...seen].sort()).toEqual([...expectedIds].sort());
   });
 
   it('F43: a page.next that leads to another list ends the read with an error after the page in hand', async () => {

@@ -14,7 +14,7 @@ export interface Answer<T = any> {
   headers: Headers;
 }
 
-export const ALL_SCOPES = [
+const ALL_SCOPES = [
   'accounting:read',
   'accounting:write',
   'bills:read',

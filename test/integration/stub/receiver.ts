@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A webhook endpoint for tests: records each delivery; answers with the statuses it is told to. */
-export interface Delivery {
+interface Delivery {
   body: string;
   // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are read field by field
   json: Record<string, any>;

@@ -14,7 +14,7 @@ import { withFileLock } from '../../../src/infra/file-lock.ts';
 const run = promisify(execFile);
 
 /** Debian packages: the server, its PostgreSQL driver, and the modules activated in tests. */
-export const TRYTON_APT_PACKAGES = [
+const TRYTON_APT_PACKAGES = [
   'tryton-server',
   'python3-psycopg2',
   'tryton-modules-account',

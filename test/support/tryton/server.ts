@@ -30,12 +30,12 @@ export function trytonDatabaseUri(databaseUrl: string): string {
   return `postgresql://${url.username}:${url.password}@${url.hostname}:${url.port}/`;
 }
 
-export function configPath(): string {
+function configPath(): string {
   return join(STATE_DIR, 'trytond.conf');
 }
 
 /** The config trytond and trytond-admin read: the test PostgreSQL, loopback only. */
-export async function writeConfig(databaseUri: string, port: number): Promise<void> {
+async function writeConfig(databaseUri: string, port: number): Promise<void> {
   await mkdir(join(STATE_DIR, 'files'), { recursive: true });
   const text = [
     '[database]',

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { PlatformClient } from '../../../platform/client.ts';
 import type { Listing } from '../../../platform/pagination.ts';
 import type { ItemResult } from '../../../platform/parse.ts';
+import { issuesText } from '../../../zod-issues.ts';
 import type { RemoteItem, UploadAnswer } from '../model.ts';
 import type { Visibility } from '../types.ts';
 
@@ -23,10 +24,7 @@ export function checkWith(schema: z.ZodType): (item: Record<string, unknown>) =>
   return (item) => {
     const parsed = schema.safeParse(item);
     if (parsed.success) return null;
-    return parsed.error.issues
-      .slice(0, 3)
-      .map((i) => `${i.path.join('.') || '(item)'}: ${i.message}`)
-      .join('; ');
+    return issuesText(parsed.error, { root: '(item)' });
   };
 }
 

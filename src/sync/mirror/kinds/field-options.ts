@@ -34,7 +34,7 @@ export function desiredFieldOption(option: ErpFieldOption): DesiredItem {
   };
 }
 
-export function remoteFieldOption(option: FieldOption): RemoteItem {
+function remoteFieldOption(option: FieldOption): RemoteItem {
   return {
     remoteId: option.id,
     svcId: option.svc_id,

@@ -35,7 +35,7 @@ export function desiredField(field: CustomField): DesiredItem {
   };
 }
 
-export function remoteField(field: Field): RemoteItem {
+function remoteField(field: Field): RemoteItem {
   return {
     remoteId: field.id,
     svcId: field.svc_id,

@@ -36,7 +36,7 @@ export function desiredTaxRate(rate: ErpTaxRate, glSvcId: (remoteId: string) => 
   };
 }
 
-export function remoteTaxRate(rate: TaxRate, glRemoteId: (svcId: string) => string): RemoteItem {
+function remoteTaxRate(rate: TaxRate, glRemoteId: (svcId: string) => string): RemoteItem {
   return {
     remoteId: rate.id,
     svcId: rate.svc_id,
@@ -76,7 +76,7 @@ export function taxRateOps(
 
 // ------------------------------------------------------------------ the tax code field
 
-export const TAX_CODE_FIELD_NAME = 'Tax code';
+const TAX_CODE_FIELD_NAME = 'Tax code';
 
 /** The one tax code field of a connection, under the platform's fixed external id. */
 export function desiredTaxCodeField(): DesiredItem {
@@ -140,7 +140,7 @@ export function desiredTaxCodeOption(
   };
 }
 
-export function remoteTaxCodeOption(option: TaxCodeOption): RemoteItem {
+function remoteTaxCodeOption(option: TaxCodeOption): RemoteItem {
   return {
     remoteId: option.id,
     svcId: option.svc_id,

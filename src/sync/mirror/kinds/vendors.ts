@@ -30,7 +30,7 @@ export function desiredVendor(vendor: ErpVendor): DesiredItem {
   };
 }
 
-export function remoteVendor(vendor: AccountingVendor): RemoteItem {
+function remoteVendor(vendor: AccountingVendor): RemoteItem {
   return {
     remoteId: vendor.id,
     svcId: vendor.svc_id,

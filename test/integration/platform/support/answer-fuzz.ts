@@ -7,7 +7,7 @@
  */
 
 /** mulberry32: a small seeded PRNG, so a failing run is repeated exactly by its seed. */
-export function mulberry32(seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -86,7 +86,7 @@ export function fakeOps(options: FakeOptions = {}) {
   return { ops, calls, store };
 }
 
-export function remote(id: string): RemoteItem {
+function remote(id: string): RemoteItem {
   return {
     remoteId: id,
     svcId: `svc-${id}`,
