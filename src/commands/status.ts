@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { latestMigrationJob } from '../../jobs/connection-migration.ts';
-import { createQueues } from '../../jobs/queues.ts';
 import { connectionDespiteGrant } from '../app/connection.ts';
 import { EXIT } from '../exit-codes.ts';
+import { createQueues, latestMigrationJob } from '../queue/index.ts';
 import { migrationProgress } from '../sync/connection-migration/progress.ts';
 import { progressLines } from '../sync/connection-migration/report-text.ts';
 import { findExternalSyncs } from '../sync/reconcile/reconcile.ts';

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import postgres, { type Sql } from 'postgres';
 import { enqueueOverdueRuns } from '../../jobs/overdue-runs.ts';
-import { createQueues, type Queues } from '../../jobs/queues.ts';
 import { type RunningSchedules, schedulesFromConfig, startSchedules } from '../../jobs/schedules.ts';
 import { type RunningWorkers, startWorkers } from '../../jobs/worker.ts';
 import { type AppContext, createAppContext, endpointFromConfig } from '../app/app-context.ts';
@@ -9,6 +8,7 @@ import { connectionDespiteGrant } from '../app/connection.ts';
 import { consentSettingsFrom } from '../app/consent-settings.ts';
 import { EXIT } from '../exit-codes.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
+import { createQueues, type Queues } from '../queue/index.ts';
 import { listenFailure } from '../server/listen-failure.ts';
 import { type RunningServer, startServer } from '../server/server.ts';
 import { ensureSubscription } from '../server/webhooks/register-subscription.ts';

@@ -1,6 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import { QUEUE_NAMES } from '../../jobs/payloads.ts';
-import type { JobAttemptEvent } from '../../jobs/worker.ts';
+import { type JobAttemptEvent, QUEUE_NAMES } from '../queue/index.ts';
 import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
 import type { ObjectSyncSummary } from '../sync/objects/sync-objects.ts';
 

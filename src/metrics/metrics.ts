@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { JobAttemptEvent } from '../../jobs/worker.ts';
 import type { PlatformAttemptEvent } from '../platform/client.ts';
+import type { JobAttemptEvent } from '../queue/index.ts';
 import { type DatabaseMetricsOptions, databaseMetrics } from './database-metrics.ts';
 import { jobMetrics } from './job-metrics.ts';
 import { platformMetrics } from './platform-metrics.ts';

@@ -9,7 +9,7 @@ export type QueueDepth = { queue: string } & Record<QueueDepthState, number>;
 
 /**
  * One queue's jobs by state. `waiting` counts every job ready to run (prioritized ones too);
- * `failed` counts the failed jobs BullMQ keeps (a week, jobs/queues.ts).
+ * `failed` counts the failed jobs BullMQ keeps (a week, src/queue/queues.ts).
  */
 export async function readQueueDepth(queue: Queue): Promise<QueueDepth> {
   const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');

@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { enqueueMigration } from '../../../../jobs/connection-migration.ts';
-import { createQueues } from '../../../../jobs/queues.ts';
 import { silentLogger } from '../../../../src/log.ts';
+import { enqueueMigration } from '../../../../src/queue/migration-jobs.ts';
+import { createQueues } from '../../../../src/queue/queues.ts';
 import { statusRoutes } from '../../../../src/server/operator/status-routes.ts';
 import { followSwitch } from '../../../../src/sync/connection-migration/index.ts';
 import { useTestRedis } from '../../../support/redis.ts';

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { enqueueMigration, latestMigrationJob } from '../../../../jobs/connection-migration.ts';
-import type { SyncObjectsPayload } from '../../../../jobs/payloads.ts';
-import { createQueues, type Queues } from '../../../../jobs/queues.ts';
 import { type RunningWorkers, startWorkers } from '../../../../jobs/worker.ts';
 import type { AppContext } from '../../../../src/app/app-context.ts';
 import { loadConfig } from '../../../../src/config.ts';
+import { enqueueMigration, latestMigrationJob } from '../../../../src/queue/migration-jobs.ts';
+import type { SyncObjectsPayload } from '../../../../src/queue/payloads.ts';
+import { createQueues, type Queues } from '../../../../src/queue/queues.ts';
 import { withAdvisoryLock } from '../../../../src/sync/advisory-lock.ts';
 import { migrationProgress } from '../../../../src/sync/connection-migration/index.ts';
 import { migrationLockName } from '../../../../src/sync/connection-migration/lock-names.ts';

@@ -1,10 +1,10 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createQueues, type Queues } from '../../../../jobs/queues.ts';
 import { silentLogger } from '../../../../src/log.ts';
 import { createMetrics } from '../../../../src/metrics/metrics.ts';
 import { countStalled } from '../../../../src/metrics/queue-snapshot.ts';
+import { createQueues, type Queues } from '../../../../src/queue/queues.ts';
 import { formatStatus } from '../../../../src/sync/status/format-status.ts';
 import { statusReport } from '../../../../src/sync/status/status-report.ts';
 import {

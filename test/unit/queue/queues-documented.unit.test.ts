@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { QUEUE_NAMES } from '../../../jobs/payloads.ts';
+import { QUEUE_NAMES } from '../../../src/queue/payloads.ts';
 
 /** A section of docs/operations.md, from its heading to the next one of the same level. */
 function section(heading: string): string {

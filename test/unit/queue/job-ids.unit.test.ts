@@ -7,7 +7,7 @@ import {
   syncButtonJobId,
   watchdogJobId,
   windowStart,
-} from '../../../jobs/job-ids.ts';
+} from '../../../src/queue/job-ids.ts';
 
 function matcher(expression: string): { matches: (d: Date) => boolean; done: () => void } {
   const task = cron.createTask(expression, () => undefined);

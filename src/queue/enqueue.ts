@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
-import type { ObjectKindName } from '../src/sync/objects/kinds.ts';
-import { leadBounds } from '../src/sync/sync-button/watchdog-lead.ts';
-import { SYNC_WINDOW_MS } from '../src/sync/sync-button/window.ts';
+import type { ObjectKindName } from '../sync/objects/kinds.ts';
+import { leadBounds } from '../sync/sync-button/watchdog-lead.ts';
+import { SYNC_WINDOW_MS } from '../sync/sync-button/window.ts';
 import { coalesceId, scheduledJobId, syncButtonJobId, watchdogJobId } from './job-ids.ts';
 import type { CoaMirrorPayload, SyncButtonPayload, SyncObjectsPayload, Trigger } from './payloads.ts';
 import type { Queues } from './queues.ts';
@@ -21,7 +21,7 @@ export class EnqueueError extends Error {
 
 /**
  * Runs an enqueue with a deadline. The producer connection fails at once while Redis is down
- * (jobs/queues.ts); the deadline covers a Redis that accepts the connection and does not
+ * (src/queue/queues.ts); the deadline covers a Redis that accepts the connection and does not
  * answer. A late add is harmless: every enqueue here is idempotent by job or deduplication id.
  */
 export async function enqueueWithin<T>(deadlineMs: number, enqueue: () => Promise<T>): Promise<T> {
