@@ -1,9 +1,8 @@
 import type { Sql } from 'postgres';
 import type { Logger } from '../src/log.ts';
+import { lastGoodRuns, spanOf } from '../src/operations/index.ts';
 import { enqueueScheduledMirror, enqueueScheduledSync, type Queues } from '../src/queue/index.ts';
 import { OBJECT_KINDS, type ObjectKindName } from '../src/sync/objects/kinds.ts';
-import { spanOf } from '../src/sync/status/format-status.ts';
-import { lastGoodRuns } from '../src/sync/status/health.ts';
 import { type Cadence, cadenceOf } from './schedule-cadence.ts';
 import type { ScheduleSettings } from './schedules.ts';
 
@@ -18,7 +17,7 @@ export interface OverdueRun {
 
 /**
  * Whether a kind is overdue: it never ran well, or its last good run is older than the gap its
- * schedule leaves between runs (the same "last good run" `status` shows, src/sync/status/health.ts).
+ * schedule leaves between runs (the same "last good run" `status` shows, src/operations/health.ts).
  * The run stands in for the schedule's latest window; a schedule that had none within the last
  * 8 days (a yearly one, often set to keep the schedule quiet) has nothing overdue.
  */

@@ -1,6 +1,7 @@
 import type { AppContext } from '../app/app-context.ts';
 import { EXIT } from '../exit-codes.ts';
 import { RedisUnavailableError, redisHost } from '../infra/redis-connection.ts';
+import { readHeartbeats } from '../operations/index.ts';
 import {
   createQueues,
   EnqueueError,
@@ -10,7 +11,6 @@ import {
   type Queues,
 } from '../queue/index.ts';
 import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
-import { readHeartbeats } from '../sync/status/worker-heartbeat.ts';
 import type { Runtime } from './runtime.ts';
 
 /** How long each enqueue may take: Redis answered the command's PING moments ago. */

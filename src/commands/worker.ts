@@ -7,13 +7,12 @@ import { type AppContext, createAppContext, endpointFromConfig } from '../app/ap
 import { connectionDespiteGrant } from '../app/connection.ts';
 import { consentSettingsFrom } from '../app/consent-settings.ts';
 import { EXIT } from '../exit-codes.ts';
-import { createMetrics, type Metrics } from '../metrics/metrics.ts';
+import { createMetrics, type Metrics, type RunningHeartbeat, startHeartbeat } from '../operations/index.ts';
 import { createQueues, type Queues } from '../queue/index.ts';
 import { listenFailure } from '../server/listen-failure.ts';
 import { type RunningServer, startServer } from '../server/server.ts';
 import { ensureSubscription } from '../server/webhooks/register-subscription.ts';
 import { webhookSecrets } from '../server/webhooks/webhook-secrets.ts';
-import { type RunningHeartbeat, startHeartbeat } from '../sync/status/worker-heartbeat.ts';
 import { type Runtime, withRuntime } from './runtime.ts';
 import { guardStrayRejections } from './stray-rejections.ts';
 import { disabledFeatures } from './worker-warnings.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
-import type { Metrics } from '../../metrics/metrics.ts';
+import type { Metrics } from '../../operations/index.ts';
 import type { Queues } from '../../queue/index.ts';
 import { type ConsentRouteDeps, oauthStartRoute } from '../oauth-routes.ts';
 import { loginRoutes } from './login-route.ts';

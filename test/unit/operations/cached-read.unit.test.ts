@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cachedRead } from '../../../src/metrics/cached.ts';
+import { cachedRead } from '../../../src/operations/cached.ts';
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { summaryOf } from '../../../src/metrics/job-metrics.ts';
-import { createMetrics } from '../../../src/metrics/metrics.ts';
+import { summaryOf } from '../../../src/operations/job-metrics.ts';
+import { createMetrics } from '../../../src/operations/metrics.ts';
 import { emptySummary } from '../../../src/sync/objects/sync-objects.ts';
 
 const line = (text: string, series: string) =>

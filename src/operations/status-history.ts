@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
-import { OBJECT_KINDS } from '../objects/kinds.ts';
-import { backlogBySteps } from '../outbox/backlog-history.ts';
-import { recentAnsweredRequests } from '../sync-button/requests.ts';
+import { OBJECT_KINDS } from '../sync/objects/kinds.ts';
+import { backlogBySteps } from '../sync/outbox/backlog-history.ts';
+import { recentAnsweredRequests } from '../sync/sync-button/requests.ts';
 
 /** What the status page draws: recent runs, sync-button answers and the outbox over a day. */
 export interface StatusHistory {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeLabeller } from '../../../src/metrics/platform-route.ts';
+import { routeLabeller } from '../../../src/operations/platform-route.ts';
 
 describe('platform route labels', () => {
   it('object ids become :id; static words stay', () => {

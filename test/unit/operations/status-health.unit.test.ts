@@ -1,14 +1,14 @@
 import cron from 'node-cron';
 import { describe, expect, it } from 'vitest';
-import { niceMax } from '../../../../src/server/operator/status-charts.ts';
-import { ageOf, clockOf, formatHealth, spanOf, untilOf } from '../../../../src/sync/status/format-status.ts';
+import { ageOf, clockOf, formatHealth, spanOf, untilOf } from '../../../src/operations/format-status.ts';
 import {
   CLOCK_SKEW_WARN_SECONDS,
   type JudgeInput,
   judgeHealth,
   type WorkerSeen,
-} from '../../../../src/sync/status/health.ts';
-import { nextRun, nextScheduledRuns } from '../../../../src/sync/status/next-runs.ts';
+} from '../../../src/operations/health.ts';
+import { nextRun, nextScheduledRuns } from '../../../src/operations/next-runs.ts';
+import { niceMax } from '../../../src/server/operator/status-charts.ts';
 
 const worker = (over: Partial<WorkerSeen> = {}): WorkerSeen => ({
   host: 'h',

@@ -1,20 +1,20 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../../src/log.ts';
-import { createMetrics } from '../../../../src/metrics/metrics.ts';
-import { countStalled } from '../../../../src/metrics/queue-snapshot.ts';
-import { createQueues, type Queues } from '../../../../src/queue/queues.ts';
-import { formatStatus } from '../../../../src/sync/status/format-status.ts';
-import { statusReport } from '../../../../src/sync/status/status-report.ts';
+import { silentLogger } from '../../../src/log.ts';
+import { formatStatus } from '../../../src/operations/format-status.ts';
+import { createMetrics } from '../../../src/operations/metrics.ts';
+import { countStalled } from '../../../src/operations/queue-snapshot.ts';
+import { statusReport } from '../../../src/operations/status-report.ts';
 import {
   HEARTBEAT_STALE_MS,
   readHeartbeats,
   startHeartbeat,
-} from '../../../../src/sync/status/worker-heartbeat.ts';
-import { useTestDatabase } from '../../../support/db.ts';
-import { useTestRedis } from '../../../support/redis.ts';
-import { waitFor } from '../../support.ts';
+} from '../../../src/operations/worker-heartbeat.ts';
+import { createQueues, type Queues } from '../../../src/queue/queues.ts';
+import { useTestDatabase } from '../../support/db.ts';
+import { useTestRedis } from '../../support/redis.ts';
+import { waitFor } from '../support.ts';
 
 /**
  * What `status` and the status page read besides the sync ledger, on a real Redis and

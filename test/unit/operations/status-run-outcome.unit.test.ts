@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ageOf } from '../../../../src/sync/status/format-status.ts';
-import { isoTime, runOutcome } from '../../../../src/sync/status/status-report.ts';
+import { ageOf } from '../../../src/operations/format-status.ts';
+import { isoTime, runOutcome } from '../../../src/operations/status-report.ts';
 
 describe('status: last runs told as they went', () => {
   it('a run whose objects all failed is shown as failed, one with some failures says how many', () => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { Logger } from '../../log.ts';
+import type { Logger } from '../log.ts';
 
 /**
  * Every running worker says so in Redis every few seconds: one field per process in the hash
@@ -80,7 +80,7 @@ return now`;
 
 export type WorkerParts = Pick<Heartbeat, 'queues' | 'schedules' | 'server'>;
 
-const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { recentActionableFailures } from '../../../../src/sync/sync-ledger/summaries.ts';
-import { useTestDatabase } from '../../../support/db.ts';
+import { recentActionableFailures } from '../../../src/sync/sync-ledger/summaries.ts';
+import { useTestDatabase } from '../../support/db.ts';
 
 const db = useTestDatabase();
 const CONNECTION = 'conn-actionable';

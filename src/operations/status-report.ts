@@ -1,9 +1,9 @@
 import type { Sql } from 'postgres';
-import type { ErrorCategory } from '../../erp/errors.ts';
-import { chartCounts } from '../mirror/store.ts';
-import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../objects/kinds.ts';
-import { requestStats } from '../sync-button/requests.ts';
-import { outcomeCounts, recentActionableFailures, topFailureReasons } from '../sync-ledger/summaries.ts';
+import type { ErrorCategory } from '../erp/errors.ts';
+import { chartCounts } from '../sync/mirror/store.ts';
+import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
+import { requestStats } from '../sync/sync-button/requests.ts';
+import { outcomeCounts, recentActionableFailures, topFailureReasons } from '../sync/sync-ledger/summaries.ts';
 import { type Health, type HealthSources, readHealth } from './health.ts';
 import { readStatusHistory, type StatusHistory } from './status-history.ts';
 
