@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { importPlatformEntities } from '../app/open-books.ts';
-import { serveLedgerErp } from '../erp/http/serve-command.ts';
 import { holdsOtherBooks, seedKitBooks } from '../erp/ledger/kit-books.ts';
 import { seedLedger } from '../erp/ledger/seed.ts';
 import { formatTrialBalance, trialBalance, trialBalanceTotals } from '../erp/ledger/trial-balance.ts';
 import { EXIT } from '../exit-codes.ts';
 import { registerErpCheckCommand } from './erp-check.ts';
+import { serveLedgerErp } from './erp-serve.ts';
 import { CommandError, type Runtime, withRuntime } from './runtime.ts';
 import { seedStubWorld } from './stub-world.ts';
 import { withApp } from './with-app.ts';

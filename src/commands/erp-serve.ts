@@ -1,9 +1,9 @@
-import type { Runtime } from '../../commands/runtime.ts';
-import { CommandError } from '../../commands/runtime.ts';
-import { EXIT } from '../../exit-codes.ts';
-import { onShutdown } from '../../infra/shutdown.ts';
-import { createErp } from '../index.ts';
-import { buildErpService } from './serve.ts';
+import { buildErpService } from '../erp/http/serve.ts';
+import { createErp } from '../erp/index.ts';
+import { EXIT } from '../exit-codes.ts';
+import { onShutdown } from '../infra/shutdown.ts';
+import type { Runtime } from './runtime.ts';
+import { CommandError } from './runtime.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
