@@ -8,7 +8,7 @@ import { CommandError } from './runtime.ts';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /**
- * `ledgersync erp serve`: the built-in ledger in LEDGER_SCHEMA of the worker's database, behind
+ * `ledgersync erp serve`: the built-in ERP in LEDGER_SCHEMA of the worker's database, behind
  * the HTTP ERP contract. Beyond loopback it insists on credentials, as the operator pages do.
  */
 export async function serveLedgerErp(
@@ -28,6 +28,6 @@ export async function serveLedgerErp(
     await erp.close();
   }, log);
   const address = await app.listen({ port: listen.port, host: listen.host });
-  log.info({ address }, 'serving the ledger over the HTTP ERP contract');
-  process.stdout.write(`Serving the built-in ledger (schema ${config.LEDGER_SCHEMA}) at ${address}\n`);
+  log.info({ address }, 'serving the built-in ERP over the HTTP ERP contract');
+  process.stdout.write(`Serving the built-in ERP (schema ${config.LEDGER_SCHEMA}) at ${address}\n`);
 }
