@@ -1,6 +1,6 @@
 /**
  * The benchmark suite: `npm run bench` (full) or `npm run bench -- --quick` (scaled down, under
- * 3 minutes). Each scenario runs the stub as a separate process, the built-in ledger as the ERP
+ * 3 minutes). Each scenario runs the stub as a separate process, the built-in ERP
  * and the worker in a child process, in its own schemas and Redis prefix. Prints a table and
  * writes bench/results/latest.json (a quick run: quick.json, not tracked) and
  * bench/results/<ISO date>.json.

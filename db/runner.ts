@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Sql } from 'postgres';
 import { type Logger, silentLogger } from '../src/log.ts';
 
-/** The worker's own migrations; the built-in ledger ERP keeps its own in db/ledger. */
+/** The worker's own migrations; the built-in ERP keeps its own in db/ledger. */
 export const WORKER_MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
 export const LEDGER_MIGRATIONS = fileURLToPath(new URL('./ledger', import.meta.url));
 
@@ -60,7 +60,7 @@ export async function migrate(sql: Sql, options: MigrateOptions): Promise<{ appl
   return { applied };
 }
 
-/** Applies the worker's schema and the built-in ledger's schema. */
+/** Applies the worker's schema and the built-in ERP's schema. */
 export async function migrateAll(
   sql: Sql,
   options: { schema: string; ledgerSchema?: string; log?: Logger },

@@ -1,9 +1,9 @@
 import type { Job } from 'bullmq';
 import type { AppContext } from '../src/app/app-context.ts';
+import { CoaMirrorPayload, QUEUE_NAMES } from '../src/queue/index.ts';
 import { type MirrorProgress, type MirrorSummary, mirrorChart } from '../src/sync/mirror/index.ts';
 import { recorded } from '../src/sync/runs/record-run.ts';
 import { parseJobData } from './parse-job.ts';
-import { CoaMirrorPayload, QUEUE_NAMES } from './payloads.ts';
 
 export type CoaMirrorDeps = Pick<AppContext, 'sql' | 'erp' | 'platform' | 'log'>;
 

@@ -1,18 +1,17 @@
-import { type Job, type JobType, type Queue, UnrecoverableError } from 'bullmq';
+import { type Job, UnrecoverableError } from 'bullmq';
 import type { AppContext } from '../src/app/app-context.ts';
+import { InvalidPayloadError, MIGRATION_QUEUE, MigrationPayload, parsePayload } from '../src/queue/index.ts';
 import {
   ConnectionSwitchPendingError,
   DEFAULT_BACKUP_DIR,
   describeBlocker,
   followSwitch,
-  type MigrationJobView,
   type PrepareResult,
   prepareMigration,
 } from '../src/sync/connection-migration/index.ts';
 import { connectionAfterSwitches, rehomeSyncRequest } from '../src/sync/connection-migration/store.ts';
 import type { MirrorProgress } from '../src/sync/mirror/types.ts';
 import { recorded } from '../src/sync/runs/record-run.ts';
-import { InvalidPayloadError, MIGRATION_QUEUE, MigrationPayload, parsePayload } from './payloads.ts';
 
 export type MigrationApp = Pick<AppContext, 'sql' | 'erp' | 'platform' | 'syncPlatform' | 'log'>;
 
@@ -85,49 +84,6 @@ export async function processMigration(job: Job, app: MigrationApp): Promise<Pre
     throw new UnrecoverableError(describeBlocker(result.blocker!));
   }
   return result;
-}
-
-/** While a prepare job waits or runs, asking again adds nothing: one prepare at a time. */
-export const MIGRATION_DEDUPLICATION_ID = 'migration|prepare';
-
-/**
- * `migrate prepare --queue`: the run as a job for the worker. Idempotent: while a prepare job
- * waits or runs, the same job is returned (`already: true`) and nothing is added.
- */
-export async function enqueueMigration(
-  queue: Queue,
-  payload: MigrationPayload,
-): Promise<{ jobId: string; already: boolean }> {
-  const existing = await queue.getDeduplicationJobId(MIGRATION_DEDUPLICATION_ID);
-  if (existing) {
-    const state = await queue.getJobState(existing);
-    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') {
-      return { jobId: existing, already: true };
-    }
-    // The job it named has ended: the id no longer stands for a waiting prepare.
-    await queue.removeDeduplicationKey(MIGRATION_DEDUPLICATION_ID);
-  }
-  const job = await queue.add('migrate prepare', payload, {
-    deduplication: { id: MIGRATION_DEDUPLICATION_ID },
-  });
-  return { jobId: String(job.id), already: false };
-}
-
-const JOB_STATES: JobType[] = ['active', 'waiting', 'delayed', 'prioritized', 'failed', 'completed'];
-
-/** The most recently added prepare job, as `status` shows it; null when the queue has none. */
-export async function latestMigrationJob(queue: Queue): Promise<MigrationJobView | null> {
-  const jobs = (await queue.getJobs(JOB_STATES, 0, 20)).filter((j): j is Job => Boolean(j?.id));
-  const latest = jobs.sort((a, b) => b.timestamp - a.timestamp)[0];
-  if (!latest) return null;
-  return {
-    id: String(latest.id),
-    state: await latest.getState(),
-    attemptsMade: latest.attemptsMade,
-    progress: latest.progress ?? null,
-    failedReason: latest.failedReason || null,
-    enqueuedAt: new Date(latest.timestamp).toISOString(),
-  };
 }
 
 /** How long a job waits for a switch another process is recording before it retries later. */

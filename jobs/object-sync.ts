@@ -1,9 +1,9 @@
 import type { Job } from 'bullmq';
 import type { AppContext } from '../src/app/app-context.ts';
+import { QUEUE_NAMES, SyncObjectsPayload } from '../src/queue/index.ts';
 import { type ObjectSyncSummary, syncObjects } from '../src/sync/objects/sync-objects.ts';
 import { recorded } from '../src/sync/runs/record-run.ts';
 import { parseJobData } from './parse-job.ts';
-import { QUEUE_NAMES, SyncObjectsPayload } from './payloads.ts';
 
 /**
  * Thin processor: parse the payload, run one object sync, record the run, report progress.

@@ -1,17 +1,15 @@
 import type { Sql } from 'postgres';
 import type { Logger } from '../src/log.ts';
+import { lastGoodRuns, spanOf } from '../src/operations/index.ts';
+import { enqueueScheduledMirror, enqueueScheduledSync, type Queues } from '../src/queue/index.ts';
 import { OBJECT_KINDS, type ObjectKindName } from '../src/sync/objects/kinds.ts';
-import { spanOf } from '../src/sync/status/format-status.ts';
-import { lastGoodRuns } from '../src/sync/status/health.ts';
-import { enqueueScheduledMirror, enqueueScheduledSync } from './enqueue.ts';
-import type { Queues } from './queues.ts';
 import { type Cadence, cadenceOf } from './schedule-cadence.ts';
 import type { ScheduleSettings } from './schedules.ts';
 
 /** A kind (`coa`: the chart mirror) whose run is due now rather than at its next window. */
 export interface OverdueRun {
   kind: 'coa' | ObjectKindName;
-  /** The schedule window it stands in for: its job id is that window's (jobs/job-ids.ts). */
+  /** The schedule window it stands in for: its job id is that window's (src/queue/job-ids.ts). */
   window: Date;
   /** Why, in words: "last good run 3 h ago, schedule every 2 h". */
   reason: string;
@@ -19,7 +17,7 @@ export interface OverdueRun {
 
 /**
  * Whether a kind is overdue: it never ran well, or its last good run is older than the gap its
- * schedule leaves between runs (the same "last good run" `status` shows, src/sync/status/health.ts).
+ * schedule leaves between runs (the same "last good run" `status` shows, src/operations/health.ts).
  * The run stands in for the schedule's latest window; a schedule that had none within the last
  * 8 days (a yearly one, often set to keep the schedule quiet) has nothing overdue.
  */
@@ -53,7 +51,7 @@ export interface OverdueDeps {
  * What a worker that starts with its schedules enqueues at once, instead of leaving it to the
  * next window (up to 12 h away at weekends): every kind that is overdue, the chart mirror first
  * (as `sync all` runs it; the mirror and the object syncs have queues of their own). Each job is
- * the missed window's own cron job (jobs/enqueue.ts), so workers starting together, or a cron
+ * the missed window's own cron job (src/queue/enqueue.ts), so workers starting together, or a cron
  * tick of that window, add it once between them.
  */
 export async function enqueueOverdueRuns(deps: OverdueDeps): Promise<OverdueRun[]> {

@@ -1,5 +1,12 @@
 import type { Sql } from 'postgres';
 import type { Logger } from '../src/log.ts';
+import {
+  type Queues,
+  type SyncButtonPayload,
+  syncButtonJobId,
+  watchdogDelay,
+  watchdogJobId,
+} from '../src/queue/index.ts';
 import { OVERDUE_GRACE_MS, planRecovery } from '../src/sync/sync-button/lost-presses.ts';
 import {
   expireOverdueRequests,
@@ -9,10 +16,6 @@ import {
 import { leadBounds } from '../src/sync/sync-button/watchdog-lead.ts';
 import { SYNC_WINDOW_MS } from '../src/sync/sync-button/window.ts';
 import { releaseLeftovers } from '../src/sync/sync-ledger/outcomes.ts';
-import { watchdogDelay } from './enqueue.ts';
-import { syncButtonJobId, watchdogJobId } from './job-ids.ts';
-import type { SyncButtonPayload } from './payloads.ts';
-import type { Queues } from './queues.ts';
 
 /** Every worker looks for lost presses this often, and once when it starts. */
 export const RECOVER_PRESSES_EVERY_MS = 15_000;
@@ -68,14 +71,14 @@ async function recoverPress(deps: RecoverPressesDeps, press: OpenRequest): Promi
   ]);
   const fixed = deps.watchdogLeadMs;
   // Unless a lead is fixed, the watchdog starts at least the shortest lead before the deadline,
-  // and first wakes at the longest to look at the latency seen (jobs/enqueue.ts, watchdog-lead.ts).
+  // and first wakes at the longest to look at the latency seen (src/queue/enqueue.ts, watchdog-lead.ts).
   const bounds = leadBounds(SYNC_WINDOW_MS);
   const plan = planRecovery({
     leftMs: press.leftMs,
     watchdogLeadMs: fixed ?? bounds.minLeadMs,
     run,
     watchdog,
-    // The delay is what a press with this much left gets (jobs/enqueue.ts), on the database's clock.
+    // The delay is what a press with this much left gets (src/queue/enqueue.ts), on the database's clock.
     watchdogDelay: (leftMs) => watchdogDelay(leftMs, 0, fixed ?? bounds.maxLeadMs),
   });
   if (!plan) return false;

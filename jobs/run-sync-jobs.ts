@@ -1,13 +1,11 @@
 import type { Job } from 'bullmq';
 import type { AppContext } from '../src/app/app-context.ts';
+import { enqueueCoalescedSync, type Queues, type SyncObjectsPayload } from '../src/queue/index.ts';
 import type { MirrorSummary } from '../src/sync/mirror/index.ts';
 import type { ObjectSyncSummary } from '../src/sync/objects/sync-objects.ts';
 import { processCoaMirror } from './coa-mirror.ts';
-import { enqueueCoalescedSync } from './enqueue.ts';
 import { PAUSED_FOR_GRANT, pausedForGrant } from './grant-pause.ts';
 import { processObjectSync } from './object-sync.ts';
-import type { SyncObjectsPayload } from './payloads.ts';
-import type { Queues } from './queues.ts';
 
 export const SKIPPED_RUNNING = 'skipped: already running';
 

@@ -1,10 +1,13 @@
 import cron, { type ScheduledTask, type TaskContext } from 'node-cron';
 import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/log.ts';
+import {
+  enqueueScheduledMirror,
+  enqueueScheduledSync,
+  type Queues,
+  windowStart,
+} from '../src/queue/index.ts';
 import { OBJECT_KINDS, type ObjectKindName } from '../src/sync/objects/kinds.ts';
-import { enqueueScheduledMirror, enqueueScheduledSync } from './enqueue.ts';
-import { windowStart } from './job-ids.ts';
-import type { Queues } from './queues.ts';
 
 /**
  * Cron expressions (node-cron, 5 or 6 fields). Defaults follow docs/platform.md G10 (poll every 1-4 hours on

@@ -1,11 +1,11 @@
 import type { Job } from 'bullmq';
 import type { AppContext } from '../src/app/app-context.ts';
 import { runWithPriority } from '../src/platform/priority.ts';
+import { QUEUE_NAMES, SyncButtonPayload } from '../src/queue/index.ts';
 import { recorded } from '../src/sync/runs/record-run.ts';
 import { runSyncButton, type SyncButtonOutcome } from '../src/sync/sync-button/run-sync-button.ts';
 import { BUTTON_OBJECTS } from '../src/sync/sync-button/window.ts';
 import { parseJobData } from './parse-job.ts';
-import { QUEUE_NAMES, SyncButtonPayload } from './payloads.ts';
 
 export type SyncButtonDeps = Pick<AppContext, 'sql' | 'erp' | 'platform' | 'syncPlatform' | 'log'>;
 

@@ -1,17 +1,17 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { AppContext } from '../src/app/app-context.ts';
 import { runWithPriority } from '../src/platform/priority.ts';
+import { QUEUE_NAMES, SyncButtonPayload } from '../src/queue/index.ts';
 import { answerUnfinished, type WatchdogResult } from '../src/sync/sync-button/answer-unfinished.ts';
 import { latencySeen } from '../src/sync/sync-button/platform-latency.ts';
 import { getSyncRequest } from '../src/sync/sync-button/requests.ts';
 import { nextWatchdogWake } from '../src/sync/sync-button/watchdog-lead.ts';
 import { parseJobData } from './parse-job.ts';
-import { QUEUE_NAMES, SyncButtonPayload } from './payloads.ts';
 
 export type WatchdogDeps = Pick<AppContext, 'sql' | 'syncPlatform' | 'log'>;
 
 /**
- * Thin processor: the delayed job enqueued with every sync-button press (jobs/enqueue.ts). It
+ * Thin processor: the delayed job enqueued with every sync-button press (src/queue/enqueue.ts). It
  * first wakes at the earliest moment a watchdog may start (two fifths of the window after the
  * press, src/sync/sync-button/watchdog-lead.ts), and from then on decides from the platform
  * latency recorded so far, the press's own run's reads included: start now, or wait again (at

@@ -1,12 +1,19 @@
 import { type Job, Worker, type WorkerOptions } from 'bullmq';
 import type { AppContext } from '../src/app/app-context.ts';
 import { redisWatch } from '../src/infra/redis-connection.ts';
+import {
+  bullConnection,
+  type JobAttemptEvent,
+  QUEUE_NAMES,
+  type QueueConnection,
+  type QueueKey,
+  type Queues,
+  WORKER_TUNING,
+} from '../src/queue/index.ts';
 import { OBJECT_KINDS } from '../src/sync/objects/kinds.ts';
 import { followConnectionSwitch, processMigration } from './connection-migration.ts';
 import { finishedJobFields } from './finished-job.ts';
 import { type RunningJoiner, startJoining } from './join-runs.ts';
-import { QUEUE_NAMES } from './payloads.ts';
-import { bullConnection, type QueueConnection, type QueueKey, type Queues, WORKER_TUNING } from './queues.ts';
 import { startPressRecovery } from './recover-presses.ts';
 import { runCoaMirrorJob, runObjectSyncJob } from './run-sync-jobs.ts';
 import { processSyncButton } from './sync-button.ts';
@@ -33,16 +40,6 @@ export interface WorkerSettings {
    * (jobs/recover-presses.ts); `watchdogLeadMs` is the webhook receiver's (default 30 s).
    */
   recoverPresses?: { everyMs?: number; watchdogLeadMs?: number };
-}
-
-/** One finished job attempt: a failed one may still be retried. */
-export interface JobAttemptEvent {
-  queue: QueueKey;
-  status: 'completed' | 'failed';
-  /** From the moment the attempt started to its end; null when BullMQ did not say. */
-  durationMs: number | null;
-  /** What the processor returned (completed attempts only). */
-  result?: unknown;
 }
 
 export interface RunningWorkers {

@@ -186,7 +186,7 @@ export const envSchema = z.object({
     .enum(['ledger', 'tryton', 'http', 'hledger'])
     .default('ledger')
     .describe(
-      'Which ERP adapter to use: the built-in ledger, Tryton, a service of the HTTP contract (docs/erp-http.md), or an hledger journal served by hledger-web (docs/extending.md).',
+      'Which ERP adapter to use: the built-in ERP, Tryton, a service of the HTTP contract (docs/erp-http.md), or an hledger journal served by hledger-web (docs/extending.md).',
     ),
   ERP_PUBLIC_URL: z
     .string()
@@ -196,13 +196,13 @@ export const envSchema = z.object({
     })
     .optional()
     .describe(
-      "Public base URL of the ERP's web client, for the deep links bills are reported with (the ledger: `<base>/bills/<id>`; Tryton: the web client root; hledger: `<base>/journal?q=code:<code>`). Unset: bills are reported without a deep link (docs/platform.md F42).",
+      "Public base URL of the ERP's web client, for the deep links bills are reported with (the built-in ERP: `<base>/bills/<id>`; Tryton: the web client root; hledger: `<base>/journal?q=code:<code>`). Unset: bills are reported without a deep link (docs/platform.md F42).",
     ),
   LEDGER_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default('ledger')
-    .describe('Schema of the built-in ledger ERP.'),
+    .describe('Schema of the built-in ERP.'),
   HLEDGER_URL: url(['http:', 'https:'])
     .optional()
     .describe('Root of `hledger-web --serve-api` with the add capability (ERP=hledger).'),

@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
-import { syncButtonJobId } from '../../jobs/job-ids.ts';
-import { QUEUE_NAMES } from '../../jobs/payloads.ts';
-import { bullConnection } from '../../jobs/queues.ts';
 import type { RateLimiterOptions } from '../../src/platform/rate-limiter.ts';
+import { syncButtonJobId } from '../../src/queue/job-ids.ts';
+import { QUEUE_NAMES } from '../../src/queue/payloads.ts';
+import { bullConnection } from '../../src/queue/queues.ts';
 import type { BenchContext } from './context.ts';
 import { intervalsOverlap } from './intervals.ts';
 import { percentile } from './percentile.ts';

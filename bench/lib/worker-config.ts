@@ -15,7 +15,7 @@ export interface WorkerConfig {
   apiUrl: string;
   connectionId: string;
   limiter?: Partial<RateLimiterOptions>;
-  /** Post into Tryton instead of the built-in ledger (scenario 7). */
+  /** Post into Tryton instead of the built-in ERP (scenario 7). */
   tryton?: TrytonErpConfig;
   /** Kind, slices and read-ahead of an object sync (task sync) or of each sync-button run. */
   sync?: {

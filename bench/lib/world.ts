@@ -42,7 +42,7 @@ export interface WorldOptions {
   rule: StubRule;
   /** Connection settings (F6), all false unless given. */
   settings?: Record<string, boolean>;
-  /** Migrate and seed the built-in ledger with its small chart (default true). */
+  /** Migrate and seed the built-in ERP with its small chart (default true). */
   ledger?: boolean;
   /**
    * Another ERP than the ledger (scenario 7: Tryton): the ids the stub codes objects with, how

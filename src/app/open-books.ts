@@ -4,7 +4,7 @@ import { currencyExponent } from '../money.ts';
 import type { Entity } from '../platform/schemas/entities.ts';
 
 /**
- * Opens books in the built-in ledger for the platform's entities (subsidiaries), each in its own
+ * Opens books in the built-in ERP for the platform's entities (subsidiaries), each in its own
  * currency: the step an integrator does once per customer, so postings for an entity land in
  * its books. Existing entities are kept; returns how many were added. An entity whose currency
  * the platform does not say gets no books (guessing one would post into the wrong currency):

@@ -4,7 +4,7 @@ import { withRuntime } from './runtime.ts';
 export function registerDbCommands(program: Command): void {
   const db = program.command('db').description("the worker's database");
   db.command('migrate')
-    .description('apply pending migrations (worker schema and built-in ledger); safe to run concurrently')
+    .description('apply pending migrations (worker schema and built-in ERP); safe to run concurrently')
     .option('--json', 'print the result as JSON')
     .action((options: { json?: boolean }) =>
       // Every command applies pending migrations on start (runtime.ts); this one reports them.

@@ -34,7 +34,7 @@ async function freshSchemas(sql: Sql, log: Logger): Promise<void> {
 /**
  * The single command a newcomer runs to see ledgersync work, on embedded defaults and the
  * built-in platform stub: chart of accounts mirrored, every kind of ready object synced into the
- * built-in ledger and reported back, and the books checked. It exits 0 when the books balance
+ * built-in ERP and reported back, and the books checked. It exits 0 when the books balance
  * (1 when they do not): the failures it lists are seeded on purpose. With --json the progress
  * lines go to stderr and stdout holds one JSON document, the summary (src/commands/demo-summary.ts).
  */
@@ -83,7 +83,7 @@ export function registerDemoCommand(program: Command): void {
           });
           const counts = world.ledger;
           say(
-            `ERP        built-in ledger: ${counts.accounts} GL accounts, ${counts.options} field options, ${counts.vendors} vendors`,
+            `ERP        built-in (ERP=ledger): ${counts.accounts} GL accounts, ${counts.options} field options, ${counts.vendors} vendors`,
           );
           const mirror = await mirrorChart({
             sql: workerSql,
@@ -126,7 +126,7 @@ export function registerDemoCommand(program: Command): void {
               vendorsCreated: s.vendorsCreated,
             });
             say(
-              `Sync       ${kind}: ${s.posted} posted to the ledger, ${s.failed} failed with a reason, ${s.reported.items} results reported${s.vendorsCreated ? `, ${s.vendorsCreated} vendors created` : ''}`,
+              `Sync       ${kind}: ${s.posted} posted to the built-in ERP, ${s.failed} failed with a reason, ${s.reported.items} results reported${s.vendorsCreated ? `, ${s.vendorsCreated} vendors created` : ''}`,
             );
           }
           const totals = trialBalanceTotals(await trialBalance(sql, DEMO_LEDGER));

@@ -144,7 +144,7 @@ async function checkService(options: CheckOptions, config: Config): Promise<numb
 /**
  * `ledgersync erp check`: the conformance kit (src/erp/kit) against any service of the HTTP ERP
  * contract (docs/erp-http.md). It needs neither PostgreSQL nor Redis: only the service, and a
- * fixture file naming ids of its test books (`erp kit-books` writes one for the built-in ledger).
+ * fixture file naming ids of its test books (`erp kit-books` writes one for the built-in ERP).
  */
 export function registerErpCheckCommand(erp: Command): void {
   erp

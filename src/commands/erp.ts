@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { importPlatformEntities } from '../app/open-books.ts';
-import { serveLedgerErp } from '../erp/http/serve-command.ts';
 import { holdsOtherBooks, seedKitBooks } from '../erp/ledger/kit-books.ts';
 import { seedLedger } from '../erp/ledger/seed.ts';
 import { formatTrialBalance, trialBalance, trialBalanceTotals } from '../erp/ledger/trial-balance.ts';
 import { EXIT } from '../exit-codes.ts';
 import { registerErpCheckCommand } from './erp-check.ts';
+import { serveLedgerErp } from './erp-serve.ts';
 import { CommandError, type Runtime, withRuntime } from './runtime.ts';
 import { seedStubWorld } from './stub-world.ts';
 import { withApp } from './with-app.ts';
@@ -26,7 +26,7 @@ function url(value: string): string {
 
 function requireLedger(config: Runtime['config'], verb: string): void {
   if (config.ERP !== 'ledger')
-    throw new CommandError(`erp ${verb} works on the built-in ledger (ERP=ledger)`, EXIT.usage);
+    throw new CommandError(`erp ${verb} works on the built-in ERP (ERP=ledger)`, EXIT.usage);
 }
 
 function integer(value: string): number {
@@ -36,17 +36,17 @@ function integer(value: string): number {
 }
 
 export function registerErpCommands(program: Command): void {
-  const erp = program.command('erp').description('the built-in ledger ERP, and checks of any ERP service');
+  const erp = program.command('erp').description('the built-in ERP, and checks of any ERP service');
   erp
     .command('seed')
-    .description('load a realistic chart of accounts into the built-in ledger (idempotent)')
+    .description('load a realistic chart of accounts into the built-in ERP (idempotent)')
     .option('--preset <preset>', 'small (~150 accounts) or large (100k items)', preset, 'small')
     .option('--seed <n>', 'generator seed: the same seed makes the same chart', integer, 1)
     .option('--json', 'print the counts as JSON')
     .action((options: { preset: 'small' | 'large'; seed: number; json?: boolean }) =>
       withRuntime(async ({ sql, config, log }) => {
         if (config.ERP !== 'ledger')
-          throw new CommandError('erp seed works on the built-in ledger (ERP=ledger)', EXIT.usage);
+          throw new CommandError('erp seed works on the built-in ERP (ERP=ledger)', EXIT.usage);
         const counts = await seedLedger(sql, config.LEDGER_SCHEMA, {
           preset: options.preset,
           seed: options.seed,
@@ -56,7 +56,7 @@ export function registerErpCommands(program: Command): void {
         else {
           const parts = Object.entries(counts).map(([k, v]) => `${v} ${k}`);
           process.stdout.write(
-            `Seeded the ledger (${options.preset}, seed ${options.seed}): ${parts.join(', ')} added.\n`,
+            `Seeded the built-in ERP (${options.preset}, seed ${options.seed}): ${parts.join(', ')} added.\n`,
           );
         }
         return EXIT.ok;
@@ -64,7 +64,7 @@ export function registerErpCommands(program: Command): void {
     );
   erp
     .command('open-books')
-    .description("open books in the built-in ledger for each of the platform's entities (idempotent)")
+    .description("open books in the built-in ERP for each of the platform's entities (idempotent)")
     .option('--json', 'print the counts as JSON')
     .action((options: { json?: boolean }) =>
       withRuntime((runtime) =>
@@ -90,7 +90,9 @@ export function registerErpCommands(program: Command): void {
     );
   erp
     .command('seed-stub-world')
-    .description("fill a running built-in platform stub with ready objects coded against the ledger's chart")
+    .description(
+      "fill a running built-in platform stub with ready objects coded against the built-in ERP's chart",
+    )
     .requiredOption(
       '--stub-url <url>',
       'the stub, e.g. http://127.0.0.1:4010 (not the /developer/v1 API URL)',
@@ -118,7 +120,7 @@ export function registerErpCommands(program: Command): void {
     );
   erp
     .command('serve')
-    .description('serve the built-in ledger over the HTTP ERP contract (docs/erp-http.md)')
+    .description('serve the built-in ERP over the HTTP ERP contract (docs/erp-http.md)')
     .option('--port <n>', 'port to listen on (0 = any free port)', integer, 4020)
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .action((options: { port: number; host: string }) =>

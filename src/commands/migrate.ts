@@ -1,10 +1,14 @@
 import { resolve } from 'node:path';
 import { Queue } from 'bullmq';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { enqueueMigration } from '../../jobs/connection-migration.ts';
-import { MigrationPayload, QUEUE_NAMES } from '../../jobs/payloads.ts';
-import { JOB_OPTIONS, producerConnection } from '../../jobs/queues.ts';
 import { EXIT } from '../exit-codes.ts';
+import {
+  enqueueMigration,
+  JOB_OPTIONS,
+  MigrationPayload,
+  producerConnection,
+  QUEUE_NAMES,
+} from '../queue/index.ts';
 import {
   abandonOpenMigration,
   DEFAULT_BACKUP_DIR,

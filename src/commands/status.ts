@@ -1,14 +1,11 @@
 import type { Command } from 'commander';
-import { latestMigrationJob } from '../../jobs/connection-migration.ts';
-import { createQueues } from '../../jobs/queues.ts';
 import { connectionDespiteGrant } from '../app/connection.ts';
 import { EXIT } from '../exit-codes.ts';
+import { formatStatus, type Health, statusReport } from '../operations/index.ts';
+import { createQueues, latestMigrationJob } from '../queue/index.ts';
 import { migrationProgress } from '../sync/connection-migration/progress.ts';
 import { progressLines } from '../sync/connection-migration/report-text.ts';
 import { findExternalSyncs } from '../sync/reconcile/reconcile.ts';
-import { formatStatus } from '../sync/status/format-status.ts';
-import type { Health } from '../sync/status/health.ts';
-import { statusReport } from '../sync/status/status-report.ts';
 import { withRuntime } from './runtime.ts';
 import { withApp } from './with-app.ts';
 

@@ -9,7 +9,7 @@ import type { ConnectionSettingsInput } from '../platform/schemas/accounting.ts'
 import { CommandError } from './runtime.ts';
 
 /**
- * A world on the built-in platform stub coded against the built-in ledger: the set-up that
+ * A world on the built-in platform stub coded against the built-in ERP: the set-up that
  * `demo`, `try` and docker-compose.yml's `setup` service (`erp seed`, `connection create`,
  * `erp seed-stub-world`, `erp open-books`, one CLI verb each) all do, in that order.
  */
@@ -27,7 +27,7 @@ const DEFAULT_WORLD: WorldSize = { seed: 2026, transactions: 600 };
 
 /**
  * Fills the stub at `stubUrl` (its root, not the /developer/v1 API URL) with ready objects coded
- * against the ledger's chart; returns the stub's answer, whose `ready` counts the ready objects per kind.
+ * against the built-in ERP's chart; returns the stub's answer, whose `ready` counts the ready objects per kind.
  */
 export async function seedStubWorld(
   sql: Sql,
@@ -68,7 +68,7 @@ export interface StubWorld {
   booksOpened: number;
 }
 
-/** Seeds the ledger, creates the active connection, seeds the stub's world and opens books. */
+/** Seeds the built-in ERP, creates the active connection, seeds the stub's world and opens books. */
 export async function setUpStubWorld(options: {
   sql: Sql;
   ledgerSchema: string;

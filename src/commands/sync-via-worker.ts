@@ -1,15 +1,16 @@
+import type { AppContext } from '../app/app-context.ts';
+import { EXIT } from '../exit-codes.ts';
+import { RedisUnavailableError, redisHost } from '../infra/redis-connection.ts';
+import { readHeartbeats } from '../operations/index.ts';
 import {
+  createQueues,
   EnqueueError,
   enqueueCoalescedMirror,
   enqueueCoalescedSync,
   enqueueWithin,
-} from '../../jobs/enqueue.ts';
-import { createQueues, type Queues } from '../../jobs/queues.ts';
-import type { AppContext } from '../app/app-context.ts';
-import { EXIT } from '../exit-codes.ts';
-import { RedisUnavailableError, redisHost } from '../infra/redis-connection.ts';
+  type Queues,
+} from '../queue/index.ts';
 import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
-import { readHeartbeats } from '../sync/status/worker-heartbeat.ts';
 import type { Runtime } from './runtime.ts';
 
 /** How long each enqueue may take: Redis answered the command's PING moments ago. */
@@ -52,7 +53,7 @@ async function workerTakes(app: AppContext, prefix: string, runs: QueuedRun[]): 
 
 /**
  * `sync <what> --via-worker`: asks the worker for the run instead of running it here. The jobs go
- * where a webhook's go (jobs/enqueue.ts: one waits per kind, however many ask), the chart mirror
+ * where a webhook's go (src/queue/enqueue.ts: one waits per kind, however many ask), the chart mirror
  * first as `sync all` runs it; the queue dashboard shows them like any other job.
  */
 export async function syncViaWorker(

@@ -79,7 +79,7 @@ export function registerTryCommand(program: Command, defaultPort: () => number):
       withRuntime(async (runtime) => {
         const { config, log, services } = runtime;
         if (config.ERP !== 'ledger')
-          throw new CommandError('try works on the built-in ledger (ERP=ledger)', EXIT.usage);
+          throw new CommandError('try works on the built-in ERP (ERP=ledger)', EXIT.usage);
         const stubPort = options.port ?? defaultPort();
         const stub = await startStub({ port: stubPort, log }).catch((error: NodeJS.ErrnoException) => {
           if (error.code !== 'EADDRINUSE') throw error;
@@ -101,7 +101,7 @@ export function registerTryCommand(program: Command, defaultPort: () => number):
           }),
         );
         say(
-          `ERP        built-in ledger (${config.LEDGER_SCHEMA}): ${world.ledger.accounts} GL accounts added, books opened for ${world.booksOpened} more platform entities`,
+          `ERP        built-in, schema ${config.LEDGER_SCHEMA}: ${world.ledger.accounts} GL accounts added, books opened for ${world.booksOpened} more platform entities`,
         );
         say(`Connection ${world.connectionId} (active)`);
         say(

@@ -2,7 +2,7 @@ import type { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate }
 import type { CheckResult, ErpWrite, VendorInput, WriteResult } from './types.ts';
 
 /**
- * The contract every ERP implements (the built-in ledger, and Tryton over JSON-RPC).
+ * The contract every ERP implements (the built-in ERP, and Tryton over JSON-RPC).
  * It speaks ERP-neutral domain objects (types.ts, chart.ts), never platform JSON: the sync layer
  * maps platform objects to inputs and chart items to uploads.
  *

@@ -14,7 +14,7 @@ export * from './chart.ts';
 export * from './errors.ts';
 export * from './types.ts';
 
-/** The built-in ledger: a schema of the worker's own Postgres (or another pool's). */
+/** The built-in ERP: a schema of the worker's own Postgres (or another pool's). */
 interface LedgerErpConfig {
   kind: 'ledger';
   sql: Sql;

@@ -10,7 +10,7 @@ import { scrubString } from '../secrets.ts';
  *   before any work (`ensureRedisReachable`), few reconnect attempts, and a command waits for at
  *   most two reconnections before it is refused.
  * - The worker rides out a Redis restart: its connections reconnect every 2 s at most, for ever;
- *   BullMQ's blocking connections keep `maxRetriesPerRequest: null` (jobs/queues.ts), and the
+ *   BullMQ's blocking connections keep `maxRetriesPerRequest: null` (src/queue/queues.ts), and the
  *   worker's own client (rate limiter, token cache) waits through about 30 s of outage before a
  *   command fails (the job then fails and BullMQ retries it).
  * - Every connection's errors go to one `RedisWatch` per Redis: one line when Redis becomes

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createQueues, type Queues } from '../../jobs/queues.ts';
 import { silentLogger } from '../../src/log.ts';
+import { createQueues, type Queues } from '../../src/queue/queues.ts';
 import { type RunningServer, SERVER_TIMEOUTS, startServer } from '../../src/server/server.ts';
 import { sign } from '../integration/support.ts';
 import { useTestDatabase } from '../support/db.ts';

@@ -14,8 +14,8 @@ import { useSyncWorld, worldEnv } from '../support/sync-world.ts';
  * and a new event delivered to it: the sync that event triggers must start within seconds. With
  * BullMQ's defaults (30 s lock, 30 s stalled check) the event folded into the dead worker's job
  * and waited about a minute for it to be found stalled and run to the end. Now the sync queues
- * use a 10 s lock and a 5 s stalled check (jobs/queues.ts WORKER_TUNING), and an event does not
- * fold into an active job whose lock has lapsed (jobs/enqueue.ts). The bound asserted (30 s) is
+ * use a 10 s lock and a 5 s stalled check (src/queue/queues.ts WORKER_TUNING), and an event does not
+ * fold into an active job whose lock has lapsed (src/queue/enqueue.ts). The bound asserted (30 s) is
  * loose on purpose; the measured figure is printed.
  */
 const world = useSyncWorld({ stub: { latencyMs: 40 } });

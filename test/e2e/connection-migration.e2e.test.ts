@@ -94,7 +94,7 @@ async function until<T>(
 async function migrationState(): Promise<string | null> {
   const [row] = await world.db.sql<
     { state: string }[]
-  >`select state from migrations order by id desc limit 1`;
+  >`select state from connection_migrations order by id desc limit 1`;
   return row?.state ?? null;
 }
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.ts';
+import { statusReport } from '../../src/operations/status-report.ts';
 import { syncObjects } from '../../src/sync/objects/sync-objects.ts';
 import { acknowledge, findExternalSyncs, reconcile } from '../../src/sync/reconcile/reconcile.ts';
-import { statusReport } from '../../src/sync/status/status-report.ts';
 import { useSyncWorld } from '../support/sync-world.ts';
 
 const world = useSyncWorld();

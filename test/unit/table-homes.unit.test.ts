@@ -13,7 +13,7 @@ const HOMES: Record<string, string> = {
   sync_ledger: 'src/sync/sync-ledger/',
   read_ranges: 'src/sync/objects/reading/',
   read_runs: 'src/sync/objects/reading/',
-  migrations: 'src/sync/connection-migration/store.ts',
+  connection_migrations: 'src/sync/connection-migration/store.ts',
   migration_states: 'src/sync/connection-migration/store.ts',
   migration_transitions: 'src/sync/connection-migration/store.ts',
   chart_backups: 'src/sync/connection-migration/store.ts',

@@ -11,7 +11,7 @@ import { type ChartPath, EntriesEnvelope, SIGNATURE_HEADER } from './wire.ts';
 
 /**
  * The reference service of the HTTP ERP contract (docs/erp-http.md): any ErpAdapter served over
- * HTTP, `ledgersync erp serve` serving the built-in ledger. It checks each request's credentials
+ * HTTP, `ledgersync erp serve` serving the built-in ERP. It checks each request's credentials
  * against the raw body, the request's shape, and leaves everything else (idempotency, refusals
  * per item) to the adapter, which already keeps the ERP contract.
  */

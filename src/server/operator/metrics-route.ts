@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Metrics } from '../../metrics/metrics.ts';
+import type { Metrics } from '../../operations/index.ts';
 
 /** GET /metrics: Prometheus text exposition of this process's registry. */
 export function metricsRoute(metrics: Metrics) {

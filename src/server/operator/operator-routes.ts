@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
-import type { Queues } from '../../../jobs/queues.ts';
-import type { Metrics } from '../../metrics/metrics.ts';
+import type { Metrics } from '../../operations/index.ts';
+import type { Queues } from '../../queue/index.ts';
 import { type ConsentRouteDeps, oauthStartRoute } from '../oauth-routes.ts';
 import { loginRoutes } from './login-route.ts';
 import { metricsRoute } from './metrics-route.ts';

@@ -3,7 +3,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import type { BeforeHookResult, HookContext, QueueAdapterOptions } from '@bull-board/api/typings/app';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Queues } from '../../../jobs/queues.ts';
+import type { Queues } from '../../queue/index.ts';
 
 const DASHBOARD_PATH = '/admin/queues';
 
@@ -12,7 +12,7 @@ const DASHBOARD_PATH = '/admin/queues';
  * dashboard"): retry one failed job, or every failed job of a queue. A sync is idempotent, so a
  * retry is safe. Everything else that changes a queue is refused, whoever asks:
  * - obliterate, empty, clean and job removal would drop the completed jobs whose ids keep a late
- *   replica from running a scheduled window twice (jobs/queues.ts), and the failed jobs' errors;
+ *   replica from running a scheduled window twice (src/queue/queues.ts), and the failed jobs' errors;
  * - adding a job, editing its data, delay or priority, and running or changing a scheduler bypass
  *   the payload checks and the job ids the worker derives;
  * - promoting a delayed job would fire a sync-button watchdog before the deadline and answer rows

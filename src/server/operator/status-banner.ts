@@ -1,5 +1,12 @@
-import { ageOf, clockOf, spanOf, untilOf } from '../../sync/status/format-status.ts';
-import type { Health, HealthState, WorkerSeen } from '../../sync/status/health.ts';
+import {
+  ageOf,
+  clockOf,
+  type Health,
+  type HealthState,
+  spanOf,
+  untilOf,
+  type WorkerSeen,
+} from '../../operations/index.ts';
 import { html, type SafeHtml } from './html.ts';
 
 const STATE_LABEL: Record<HealthState, string> = {

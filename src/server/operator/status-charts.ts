@@ -1,4 +1,4 @@
-import { OUTBOX_STEP_MS, type StatusHistory } from '../../sync/status/status-history.ts';
+import { OUTBOX_STEP_MS, type StatusHistory } from '../../operations/index.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /**

@@ -1,13 +1,11 @@
 import type { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from 'postgres';
-import { latestMigrationJob } from '../../../jobs/connection-migration.ts';
-import { QUEUE_NAMES } from '../../../jobs/payloads.ts';
-import { cachedRead } from '../../metrics/cached.ts';
+import { cachedRead, type StatusReport, statusReport } from '../../operations/index.ts';
+import { latestMigrationJob, QUEUE_NAMES } from '../../queue/index.ts';
 import { scrubString } from '../../secrets.ts';
 import { migrationProgress } from '../../sync/connection-migration/progress.ts';
 import { connectionAfterSwitches } from '../../sync/connection-migration/store.ts';
-import { type StatusReport, statusReport } from '../../sync/status/status-report.ts';
 import { renderStatusPage } from './status-page.ts';
 
 export interface StatusRouteDeps {

@@ -1,13 +1,13 @@
 import type { Sql } from 'postgres';
+import type { Logger } from '../../log.ts';
+import type { WebhookEvent } from '../../platform/schemas/webhooks.ts';
 import {
   ENQUEUE_DEADLINE_MS,
   enqueueCoalescedSync,
   enqueueSyncButton,
   enqueueWithin,
-} from '../../../jobs/enqueue.ts';
-import type { Queues } from '../../../jobs/queues.ts';
-import type { Logger } from '../../log.ts';
-import type { WebhookEvent } from '../../platform/schemas/webhooks.ts';
+  type Queues,
+} from '../../queue/index.ts';
 import { databaseTime } from '../../sync/sync-button/attribute-rows.ts';
 import { closeSyncRequest, getSyncRequest, recordSyncRequest } from '../../sync/sync-button/requests.ts';
 import { deadlineOf, SYNC_WINDOW_MS } from '../../sync/sync-button/window.ts';

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Sql } from 'postgres';
-import { EnqueueError } from '../../../jobs/enqueue.ts';
 import { classifyRedisError, redisCause } from '../../infra/redis-connection.ts';
 import type { Logger } from '../../log.ts';
 import { isValidWebhookSignature } from '../../platform/resources/webhooks.ts';
 import { ChallengeDelivery, SIGNATURE_HEADER, WebhookEvent } from '../../platform/schemas/webhooks.ts';
+import { EnqueueError } from '../../queue/index.ts';
 import { type Acceptance, type AcceptDeps, acceptEvent } from './accept-event.ts';
 import { knownSecrets } from './subscriptions.ts';
 import type { SecretSource } from './webhook-secrets.ts';

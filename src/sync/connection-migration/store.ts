@@ -1,4 +1,4 @@
-// Data access of the connection migration. Owns the tables migrations and chart_backups (and reads
+// Data access of the connection migration. Owns the tables connection_migrations and chart_backups (and reads
 // migration_states and migration_transitions, the state machine the moves are checked against).
 // Recording a switch also moves the connection left's unfinished work to the new connection, so
 // it writes connections, result_batches, sync_ledger and sync_requests in that one transaction.
@@ -102,7 +102,7 @@ export interface CarriedOver {
 /** The one migration not yet switched or abandoned (migrations_one_open), or null. */
 export async function openMigration(sql: Sql): Promise<MigrationRow | null> {
   const [row] = await sql.unsafe<RawMigrationRow[]>(
-    `select ${MIGRATION_COLUMNS} from migrations where state not in ('switched', 'abandoned') limit 1`,
+    `select ${MIGRATION_COLUMNS} from connection_migrations where state not in ('switched', 'abandoned') limit 1`,
   );
   return row ? toMigrationRow(row) : null;
 }
@@ -110,7 +110,7 @@ export async function openMigration(sql: Sql): Promise<MigrationRow | null> {
 /** The most recent migration, whatever its state (for status and for "already switched"). */
 export async function latestMigration(sql: Sql): Promise<MigrationRow | null> {
   const [row] = await sql.unsafe<RawMigrationRow[]>(
-    `select ${MIGRATION_COLUMNS} from migrations order by id desc limit 1`,
+    `select ${MIGRATION_COLUMNS} from connection_migrations order by id desc limit 1`,
   );
   return row ? toMigrationRow(row) : null;
 }
@@ -158,14 +158,14 @@ export async function loadBackup(
 export async function connectionAfterSwitches(sql: Sql, connectionId: string): Promise<string | null> {
   const [row] = await sql<{ target: string }[]>`
     with latest as (
-      select target_connection_id as target from migrations
+      select target_connection_id as target from connection_migrations
        where state = 'switched' and target_connection_id is not null
        order by finished_at desc nulls last, id desc
        limit 1)
     select target from latest
      where target <> ${connectionId}
        and exists (
-         select 1 from migrations
+         select 1 from connection_migrations
           where state = 'switched'
             and (source_connection_id = ${connectionId} or target_connection_id = ${connectionId}))`;
   return row?.target ?? null;
@@ -203,7 +203,7 @@ export async function startMigration(
   input: { sourceConnectionId: string; provider: string; targetConnectionId: string | null },
 ): Promise<MigrationRow | null> {
   const [row] = await sql.unsafe<RawMigrationRow[]>(
-    `insert into migrations (source_connection_id, provider, target_connection_id, requested_target)
+    `insert into connection_migrations (source_connection_id, provider, target_connection_id, requested_target)
      values ($1, $2, $3, $4)
      on conflict ((true)) where state not in ('switched', 'abandoned') do nothing
      returning ${MIGRATION_COLUMNS}`,
@@ -227,7 +227,7 @@ export async function moveMigration(
   // postgres.js serializes a parameter typed jsonb itself: pass the value, not a JSON string.
   const json = (value: unknown) => (value === undefined ? null : value) as never;
   const [row] = await sql.unsafe<RawMigrationRow[]>(
-    `update migrations m set
+    `update connection_migrations m set
        state = $3, updated_at = now(), last_error = null,
        outstanding = coalesce($4::jsonb, m.outstanding),
        preload = coalesce($5::jsonb, m.preload),
@@ -258,7 +258,7 @@ export async function recordDetails(
   // postgres.js serializes a parameter typed jsonb itself: pass the value, not a JSON string.
   const json = (value: unknown) => (value === undefined ? null : value) as never;
   await sql.unsafe(
-    `update migrations set updated_at = now(),
+    `update connection_migrations set updated_at = now(),
        outstanding = coalesce($3::jsonb, outstanding),
        preload = coalesce($4::jsonb, preload),
        verification = coalesce($5::jsonb, verification)
@@ -269,7 +269,7 @@ export async function recordDetails(
 
 /** Why the last run stopped, shown by `migrate status`; scrubbed, never a secret. */
 export async function recordError(sql: Sql, id: string, message: string): Promise<void> {
-  await sql`update migrations set last_error = ${scrubString(message).slice(0, 4000)}, updated_at = now()
+  await sql`update connection_migrations set last_error = ${scrubString(message).slice(0, 4000)}, updated_at = now()
     where id = ${id}`;
 }
 
@@ -280,7 +280,7 @@ export async function recordError(sql: Sql, id: string, message: string): Promis
  */
 export async function snapshotConnections(sql: Sql, id: string, connectionIds: string[]): Promise<string[]> {
   const [row] = await sql<{ connections_before: string[] }[]>`
-    update migrations set connections_before = coalesce(connections_before, ${connectionIds}::text[])
+    update connection_migrations set connections_before = coalesce(connections_before, ${connectionIds}::text[])
     where id = ${id}
     returning connections_before`;
   return row?.connections_before ?? connectionIds;
@@ -327,7 +327,7 @@ export async function recordTarget(
       values (${target.id}, ${target.remoteProviderName}, ${target.isActive}, 'migration_target')
       on conflict (id) do update set remote_provider_name = excluded.remote_provider_name,
         is_active = excluded.is_active, role = 'migration_target'`;
-    await tx`update migrations set target_connection_id = ${target.id} where id = ${id} and state = 'backed_up'`;
+    await tx`update connection_migrations set target_connection_id = ${target.id} where id = ${id} and state = 'backed_up'`;
     return moveMigration(tx as unknown as Sql, id, 'backed_up', 'target_created');
   });
 }

@@ -202,7 +202,7 @@ async function runSync(
     await sendWhenDue();
     deps.onProgress?.({ ...summary, durationMs: Date.now() - started });
   };
-  // Pages are disjoint and every write is guarded by the ledger's claims and the ERP's own
+  // Pages are disjoint and every write is guarded by the sync ledger's claims and the ERP's own
   // idempotency, so several pages are written at once: the round trips of one page (claim, ERP
   // write, outcome) overlap another's instead of adding up.
   // Sync-button runs stay one page at a time: they post after every page and stop between pages

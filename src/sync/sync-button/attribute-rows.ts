@@ -51,7 +51,7 @@ export async function databaseTime(sql: Sql): Promise<Date> {
 
 /**
  * Ends the streaks that posted results answered (docs/platform.md G28). The rule, and its one
- * statement over the ledger and the result batches, are in src/sync/sync-ledger/answered-rows.ts.
+ * statement over the sync ledger and the result batches, are in src/sync/sync-ledger/answered-rows.ts.
  */
 async function settleAnswered(tx: TransactionSql, scope: AttributionScope): Promise<void> {
   await settleAnsweredRows(tx, { ...scope, syncType: BUTTON_OBJECTS[scope.objectType].syncType });
@@ -257,7 +257,7 @@ export async function rowsOfEndedRuns(
   const rows = (await sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtext(${lockName(scope)}))`;
     // Rows whose answer was acknowledged end their streak here; rows with an answer on its way
-    // (an outcome in the ledger since the streak began) are left to it.
+    // (an outcome in the sync ledger since the streak began) are left to it.
     await settleAnswered(tx, scope);
     return unansweredRowsOfEndedRuns(tx, { ...scope, syncType }, exceptRequestId);
   })) as { sync_request_id: string; object_id: string }[];

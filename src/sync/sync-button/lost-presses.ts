@@ -10,7 +10,7 @@ import type { JobState } from 'bullmq';
 
 /**
  * What Redis says of one of the press's jobs (BullMQ getJobState). `unknown` is a job Redis does
- * not hold: lost. A completed or failed job is kept for a day (jobs/queues.ts), so it had its
+ * not hold: lost. A completed or failed job is kept for a day (src/queue/queues.ts), so it had its
  * turn and is not lost; one waiting, delayed or active is on its way.
  */
 export type JobPresence = JobState | 'unknown';
@@ -47,7 +47,7 @@ export function planRecovery(press: {
   watchdogLeadMs: number;
   run: JobPresence;
   watchdog: JobPresence;
-  /** When the watchdog runs for a press with `leftMs` left, had it been pressed now (jobs/enqueue.ts). */
+  /** When the watchdog runs for a press with `leftMs` left, had it been pressed now (src/queue/enqueue.ts). */
   watchdogDelay: (leftMs: number) => number;
 }): PressRecovery | null {
   const lost: PressRecovery['lost'] = [];

@@ -7,7 +7,7 @@ import type { LatencySeen } from './watchdog-lead.ts';
  * The platform latency the sync button has seen, kept in PostgreSQL (`platform_latency`): the
  * watchdog's start is set from it (watchdog-lead.ts) by whichever process wakes the watchdog, and
  * a restart must not forget a slow platform. The Prometheus histogram of request durations
- * (src/metrics/platform-metrics.ts) is per process and lost on restart, so it cannot serve.
+ * (src/operations/platform-metrics.ts) is per process and lost on restart, so it cannot serve.
  * Samples are the sync button's own calls: each page of a read of the requested rows (rate-limit
  * wait included: it delays the answer just the same) and each result post.
  */

@@ -1,8 +1,8 @@
 import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueCoalescedSync } from '../../../jobs/enqueue.ts';
-import { createQueues, type Queues } from '../../../jobs/queues.ts';
 import { type RunningWorkers, startWorkers } from '../../../jobs/worker.ts';
+import { enqueueCoalescedSync } from '../../../src/queue/enqueue.ts';
+import { createQueues, type Queues } from '../../../src/queue/queues.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { useSyncWorld } from '../../support/sync-world.ts';
 import { appFor, type GatedErp, gatedErp, waitFor } from '../support.ts';

@@ -1,11 +1,11 @@
 // An object-sync worker process for the stalled-job test: works the object-sync queue with a
 // 2-second job lock, prints "ready", and is killed with SIGKILL mid-job by the test.
 import postgres from 'postgres';
-import { createQueues } from '../../../jobs/queues.ts';
 import { startWorkers } from '../../../jobs/worker.ts';
 import { createAppContext } from '../../../src/app/app-context.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/log.ts';
+import { createQueues } from '../../../src/queue/queues.ts';
 
 const config = loadConfig();
 const log = createLogger({ level: 'warn', pretty: false });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Queues } from '../../../jobs/queues.ts';
 import { schedulesFromConfig, startSchedules } from '../../../jobs/schedules.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { silentLogger } from '../../../src/log.ts';
+import type { Queues } from '../../../src/queue/queues.ts';
 
 interface Added {
   queue: string;

@@ -1,9 +1,9 @@
 import { request } from 'node:http';
 import { type Job, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUE_NAMES } from '../../../../jobs/payloads.ts';
-import { bullConnection, createQueues, type Queues } from '../../../../jobs/queues.ts';
 import { silentLogger } from '../../../../src/log.ts';
+import { QUEUE_NAMES } from '../../../../src/queue/payloads.ts';
+import { bullConnection, createQueues, type Queues } from '../../../../src/queue/queues.ts';
 import { type RunningServer, startServer } from '../../../../src/server/server.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 import { useTestRedis } from '../../../support/redis.ts';

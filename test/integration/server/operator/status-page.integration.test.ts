@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { enqueueMigration } from '../../../../jobs/connection-migration.ts';
-import { createQueues } from '../../../../jobs/queues.ts';
 import { silentLogger } from '../../../../src/log.ts';
+import { enqueueMigration } from '../../../../src/queue/migration-jobs.ts';
+import { createQueues } from '../../../../src/queue/queues.ts';
 import { statusRoutes } from '../../../../src/server/operator/status-routes.ts';
 import { followSwitch } from '../../../../src/sync/connection-migration/index.ts';
 import { useTestRedis } from '../../../support/redis.ts';
@@ -39,7 +39,7 @@ describe('the status page and status.json show the connection migration (docs/pl
       trigger: 'cli',
     });
     await m.world.db
-      .sql`insert into migrations (source_connection_id, provider) values (${source}, ${PROVIDER})`;
+      .sql`insert into connection_migrations (source_connection_id, provider) values (${source}, ${PROVIDER})`;
     const app = await statusApp(source);
     try {
       const waiting = (await app.inject({ url: '/status.json' })).json();
@@ -57,8 +57,8 @@ describe('the status page and status.json show the connection migration (docs/pl
       expect(page).toMatch(/Migration #1 to &quot;New ERP \(API\)&quot;: started, 0 of 6 steps done/);
 
       await queues.migration.obliterate({ force: true });
-      await m.world.db.sql`delete from migrations`;
-      await m.world.db.sql`select setval('migrations_id_seq', 1, false)`;
+      await m.world.db.sql`delete from connection_migrations`;
+      await m.world.db.sql`select setval('connection_migrations_id_seq', 1, false)`;
       const prepared = await m.prepare();
       await m.world.control('POST', `/__stub/connections/${prepared.targetConnectionId}/switch`);
       await followSwitch({ sql: m.world.db.sql, platform: m.platform, log: silentLogger }, source);

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll } from 'vitest';
-import { createQueues, type Queues } from '../../../../jobs/queues.ts';
 import { type RunningWorkers, startWorkers } from '../../../../jobs/worker.ts';
 import type { AppContext } from '../../../../src/app/app-context.ts';
 import { loadConfig } from '../../../../src/config.ts';
 import { silentLogger } from '../../../../src/log.ts';
-import { createMetrics, type Metrics } from '../../../../src/metrics/metrics.ts';
+import { createMetrics, type Metrics } from '../../../../src/operations/metrics.ts';
 import { createPlatformClient, type PlatformClient } from '../../../../src/platform/client.ts';
+import { createQueues, type Queues } from '../../../../src/queue/queues.ts';
 import { type RunningServer, startServer } from '../../../../src/server/server.ts';
 import { DEFAULT_CLIENT } from '../../../../src/stub/index.ts';
 import { OBJECT_KINDS } from '../../../../src/sync/objects/kinds.ts';

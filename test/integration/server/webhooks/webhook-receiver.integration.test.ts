@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coalesceId, syncButtonJobId, watchdogJobId } from '../../../../jobs/job-ids.ts';
-import { createQueues, type Queues } from '../../../../jobs/queues.ts';
 import { silentLogger } from '../../../../src/log.ts';
+import { coalesceId, syncButtonJobId, watchdogJobId } from '../../../../src/queue/job-ids.ts';
+import { createQueues, type Queues } from '../../../../src/queue/queues.ts';
 import { type RunningServer, startServer } from '../../../../src/server/server.ts';
 import { ensureSubscription } from '../../../../src/server/webhooks/register-subscription.ts';
 import { webhookSecrets } from '../../../../src/server/webhooks/webhook-secrets.ts';

@@ -19,7 +19,7 @@ async function expectOneCleanMigration(source: string, result: PrepareResult, ac
   expect(await chartDifferences(await m.chart(created[0]!.id), m.world.erp)).toEqual([]);
   expect(await m.chart(source)).toEqual(activeBefore);
   const counts = await m.world.db.sql<{ migrations: number; backups: number; targets: number }[]>`
-    select (select count(*)::int from migrations) as migrations,
+    select (select count(*)::int from connection_migrations) as migrations,
       (select count(*)::int from chart_backups) as backups,
       (select count(*)::int from connections where role = 'migration_target') as targets`;
   expect(counts[0]).toEqual({ migrations: 1, backups: 1, targets: 1 });

@@ -60,7 +60,7 @@ describe('the four ready-to-migrate preconditions, each with its own message (do
     expect(text).toMatch(/re-link\) the current ERP connection/);
     const target = await m.platform.connection.get(result.targetConnectionId!);
     expect(target!.is_ready_to_migrate).toBe(false);
-    const [row] = await m.world.db.sql`select state, last_error from migrations`;
+    const [row] = await m.world.db.sql`select state, last_error from connection_migrations`;
     expect(row!.state).toBe('verified');
     expect(row!.last_error).toMatch(/^ready: There is no active accounting connection/);
   });
@@ -95,7 +95,7 @@ describe('the four ready-to-migrate preconditions, each with its own message (do
     const text = blockedWith(await m.prepare(), 'no_migration_in_progress');
     expect(text).toContain(`Another migration is in progress: connection ${other} ("Someone else")`);
     expect(text).toContain(`--target ${other}`);
-    const [row] = await m.world.db.sql`select state from migrations`;
+    const [row] = await m.world.db.sql`select state from connection_migrations`;
     expect(row!.state).toBe('started');
   });
 
@@ -190,7 +190,7 @@ describe("the runner's own preconditions (docs/platform.md G30)", () => {
     expect(text).toMatch(/\d+ objects are still waiting to sync on the connection being left/);
     expect(text).toMatch(/\n {2}transactions: \d+\n {4}\S+ — Action needed: /);
     expect(text).toContain('--force');
-    const [row] = await m.world.db.sql`select state from migrations`;
+    const [row] = await m.world.db.sql`select state from connection_migrations`;
     expect(row!.state).toBe('started');
     // The sync ran first: what could sync is synced, only the refused ones are left.
     const [{ n }] = (await m.world.db
@@ -202,7 +202,7 @@ describe("the runner's own preconditions (docs/platform.md G30)", () => {
     const forced = await m.prepare({ force: true });
     expect(forced.outcome, JSON.stringify(forced.blocker)).toBe('ready');
     expect(forced.notes.join('\n')).toMatch(/--force: \d+ objects were left unsynced/);
-    const [kept] = await m.world.db.sql`select outstanding from migrations`;
+    const [kept] = await m.world.db.sql`select outstanding from connection_migrations`;
     expect((kept!.outstanding as { total: number }).total).toBeGreaterThan(0);
   });
 });

@@ -86,9 +86,8 @@ describe('migrate prepare against the stub (docs/platform.md G31, G30, F6, F7)',
     expect(second.notes.join('\n')).toMatch(/already prepared.*Nothing changed/s);
     expect(second.targetConnectionId).toBe(first.targetConnectionId);
     expect(writesOf(await m.arrivalsSince(mark))).toEqual([]);
-    const [{ n }] = (await m.world.db.sql`select count(*)::int as n from migrations`) as unknown as [
-      { n: number },
-    ];
+    const [{ n }] = (await m.world.db
+      .sql`select count(*)::int as n from connection_migrations`) as unknown as [{ n: number }];
     expect(n).toBe(1);
   });
 

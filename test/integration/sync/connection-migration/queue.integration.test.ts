@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { enqueueMigration, latestMigrationJob } from '../../../../jobs/connection-migration.ts';
-import type { SyncObjectsPayload } from '../../../../jobs/payloads.ts';
-import { createQueues, type Queues } from '../../../../jobs/queues.ts';
 import { type RunningWorkers, startWorkers } from '../../../../jobs/worker.ts';
 import type { AppContext } from '../../../../src/app/app-context.ts';
 import { loadConfig } from '../../../../src/config.ts';
+import { enqueueMigration, latestMigrationJob } from '../../../../src/queue/migration-jobs.ts';
+import type { SyncObjectsPayload } from '../../../../src/queue/payloads.ts';
+import { createQueues, type Queues } from '../../../../src/queue/queues.ts';
 import { withAdvisoryLock } from '../../../../src/sync/advisory-lock.ts';
 import { migrationProgress } from '../../../../src/sync/connection-migration/index.ts';
 import { migrationLockName } from '../../../../src/sync/connection-migration/lock-names.ts';
@@ -95,7 +95,7 @@ describe('`migrate prepare` on the migration queue, taken by the worker (docs/pl
     expect(stopped).toBe('stopped after the backup');
     const [recorded] = await m.world.db.sql<
       { total: number }[]
-    >`select (outstanding->>'total')::int as total from migrations`;
+    >`select (outstanding->>'total')::int as total from connection_migrations`;
     expect(recorded!.total).toBe(0);
     // Objects became ready on the connection being left while the prepare was stopped.
     await m.world.seed({ ...transactionSeed(81, 12), append: true });
@@ -137,7 +137,7 @@ describe('`migrate prepare` on the migration queue, taken by the worker (docs/pl
     const [run] = await m.world.db.sql<{ connection_id: string }[]>`
       select connection_id from runs where kind = 'transactions' order by id desc limit 1`;
     expect(run?.connection_id).toBe(target);
-    const [migration] = await m.world.db.sql`select state from migrations`;
+    const [migration] = await m.world.db.sql`select state from connection_migrations`;
     expect(migration?.state).toBe('switched');
   });
 });

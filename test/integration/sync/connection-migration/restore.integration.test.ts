@@ -193,7 +193,7 @@ describe('migrate restore: a backed-up chart uploaded again (docs/platform.md G3
     expect(await refused({ migrationId }, 'no-such-connection')).toMatch(/is not on the platform/);
     const [open] = await m.world.db.sql<
       { target: string }[]
-    >`select target_connection_id as target from migrations`;
+    >`select target_connection_id as target from connection_migrations`;
     expect(await refused({ migrationId }, open!.target)).toMatch(/migrate abandon/);
     expect((await m.chart(target)).gl_accounts).toEqual([]);
     expect(source).not.toBe(target);

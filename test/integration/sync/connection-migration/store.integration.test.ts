@@ -19,7 +19,7 @@ const start = () =>
   startMigration(db.sql, { sourceConnectionId: 'c-1', provider: 'New', targetConnectionId: null });
 
 beforeEach(async () => {
-  await db.sql`truncate migrations, chart_backups restart identity cascade`;
+  await db.sql`truncate connection_migrations, chart_backups restart identity cascade`;
 });
 
 describe('the migration state machine, kept as data and checked in SQL (db/migrations/0005_migration.sql)', () => {

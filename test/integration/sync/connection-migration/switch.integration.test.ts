@@ -63,7 +63,7 @@ describe('following the switch the customer makes in the platform (docs/platform
     });
     expect(await followSwitch(deps(), target)).toEqual({ kind: 'unchanged', connectionId: target });
 
-    const [migration] = await m.world.db.sql`select state from migrations`;
+    const [migration] = await m.world.db.sql`select state from connection_migrations`;
     expect(migration?.state).toBe('switched');
     const connections = await m.world.db.sql<{ id: string; is_active: boolean; role: string }[]>`
       select id, is_active, role from connections where is_active`;

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import { createQueues, type Queues } from '../../../../jobs/queues.ts';
 import { type RunningWorkers, startWorkers } from '../../../../jobs/worker.ts';
 import type { ErpAdapter } from '../../../../src/erp/adapter.ts';
 import type { Logger } from '../../../../src/log.ts';
+import { createQueues, type Queues } from '../../../../src/queue/queues.ts';
 import { type RunningServer, startServer } from '../../../../src/server/server.ts';
 import { ensureSubscription } from '../../../../src/server/webhooks/register-subscription.ts';
 import { webhookSecrets } from '../../../../src/server/webhooks/webhook-secrets.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../src/infra/free-port.ts';
-import type { StatusReport } from '../../../../src/sync/status/status-report.ts';
+import type { StatusReport } from '../../../../src/operations/status-report.ts';
 import { runCli } from '../../../support/cli.ts';
 import { skewedClockEnv } from '../../../support/faketime.ts';
 import { useTestRedis } from '../../../support/redis.ts';

@@ -1,9 +1,9 @@
 import { type Job, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncButtonJobId, watchdogJobId } from '../../../../jobs/job-ids.ts';
 import type { ErpAdapter } from '../../../../src/erp/adapter.ts';
 import { transient } from '../../../../src/erp/errors.ts';
 import type { ErpWrite, WriteResult } from '../../../../src/erp/types.ts';
+import { syncButtonJobId, watchdogJobId } from '../../../../src/queue/job-ids.ts';
 import { SYNC_TOO_LONG } from '../../../../src/sync/sync-button/answer-unfinished.ts';
 import { capturedLog } from '../../../support/captured-log.ts';
 import { useTestRedis } from '../../../support/redis.ts';

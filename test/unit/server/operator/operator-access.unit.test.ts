@@ -1,8 +1,8 @@
 import type { Sql } from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Queues } from '../../../../jobs/queues.ts';
 import { silentLogger } from '../../../../src/log.ts';
-import { createMetrics } from '../../../../src/metrics/metrics.ts';
+import { createMetrics } from '../../../../src/operations/metrics.ts';
+import type { Queues } from '../../../../src/queue/queues.ts';
 import { safeNext } from '../../../../src/server/operator/login-route.ts';
 import {
   hostHeaderIsLoopback,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Health } from '../../../../src/operations/health.ts';
+import type { StatusHistory } from '../../../../src/operations/status-history.ts';
+import type { KindStatus, StatusReport } from '../../../../src/operations/status-report.ts';
 import { renderStatusPage, when } from '../../../../src/server/operator/status-page.ts';
-import type { Health } from '../../../../src/sync/status/health.ts';
-import type { StatusHistory } from '../../../../src/sync/status/status-history.ts';
-import type { KindStatus, StatusReport } from '../../../../src/sync/status/status-report.ts';
 
 const kind = (name: KindStatus['kind'], ua = 0): KindStatus => ({
   kind: name,

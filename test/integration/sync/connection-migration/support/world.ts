@@ -103,7 +103,7 @@ export function useMigrationWorld(): MigrationWorld {
     async fresh(settings = {}) {
       await world.control('POST', '/__stub/reset');
       await world.db
-        .sql`truncate migrations, chart_backups, id_map, connections, sync_ledger, result_batches, runs
+        .sql`truncate connection_migrations, chart_backups, id_map, connections, sync_ledger, result_batches, runs
         restart identity cascade`;
       const active = await platform!.connection.create({
         remote_provider_name: 'Built-in ledger',
