@@ -3,7 +3,7 @@ import type { PlatformClient } from '../../platform/client.ts';
 import { DuplicateUploadError } from '../../platform/errors.ts';
 import type { ItemPage } from '../../platform/pagination.ts';
 import type { SyncResult } from '../../platform/schemas/syncs.ts';
-import { type ObjectKindName, readByDate } from './kinds.ts';
+import { kindSpec, type ObjectKindName, type PlatformObject } from './kinds.ts';
 import type { ReadItem, ReadOptions, ReadPage, SyncPlatform } from './platform-port.ts';
 import { ALL_TIME, type DateRange, dateQuery } from './reading/date-range.ts';
 import { readSplit } from './reading/split-reader.ts';
@@ -13,33 +13,27 @@ async function* readPages(pages: AsyncIterable<ItemPage<unknown>>): AsyncGenerat
   for await (const page of pages) yield { items: page.items, more: page.next !== null };
 }
 
+/** A kind's ready objects within a date range (the whole list when the kind splits on none). */
 function pagesOf(
   client: PlatformClient,
   kind: ObjectKindName,
   range: DateRange,
   requestedToSync: boolean,
 ): AsyncIterable<ReadPage> {
-  const o = client.objects;
-  switch (kind) {
-    case 'transactions':
-      return readPages(o.readyTransactions({ requestedToSync, ...dateQuery(range) }).pages());
-    case 'reimbursements':
-      return readPages(o.readyReimbursements({ requestedToSync }).pages());
-    case 'transfers':
-      return readPages(o.readyTransfers({}).pages());
-    case 'cashbacks':
-      return readPages(o.readyCashbacks({}).pages());
-    case 'bills':
-      return readPages(o.readyBills().pages());
-  }
+  const spec = kindSpec(kind);
+  const dates = spec.splitDate ? dateQuery(range) : {};
+  return readPages(client.objects.ready(spec.list, { requestedToSync, ...dates }).pages());
 }
 
-/** The date `from_date` / `to_date` filter transactions on (docs/platform.md F23, G4). */
-function transactionDate(item: ReadItem): number | null {
-  if (!item.ok) return null;
-  const at = (item.value as { user_transaction_time?: string | null }).user_transaction_time;
-  const ms = at ? Date.parse(at) : Number.NaN;
-  return Number.isFinite(ms) ? ms : null;
+/** The date a kind's list filters on (docs/platform.md F23, G4), in ms; null when it has none. */
+function dateOf(kind: ObjectKindName): (item: ReadItem) => number | null {
+  const splitDate = kindSpec(kind).splitDate;
+  return (item) => {
+    if (!item.ok || !splitDate) return null;
+    const at = splitDate(item.value as PlatformObject);
+    const ms = at ? Date.parse(at) : Number.NaN;
+    return Number.isFinite(ms) ? ms : null;
+  };
 }
 
 /** The platform client seen through the narrow port object sync needs. */
@@ -49,9 +43,9 @@ export function syncPlatformFrom(client: PlatformClient, log?: Logger): SyncPlat
 
     readyPages(kind, options: ReadOptions) {
       const requested = options.requestedToSync === true;
-      if (!readByDate(kind) || requested) return pagesOf(client, kind, ALL_TIME, requested);
+      if (!kindSpec(kind).splitDate || requested) return pagesOf(client, kind, ALL_TIME, requested);
       return readSplit(
-        { pages: (range) => pagesOf(client, kind, range, requested), dateOf: transactionDate },
+        { pages: (range) => pagesOf(client, kind, range, requested), dateOf: dateOf(kind) },
         {
           cursors: Math.max(1, options.slices ?? 1),
           ...(options.board ? { board: options.board } : {}),
