@@ -100,7 +100,7 @@ export interface KindSpec<T extends PlatformObject> {
 
 /** The sync-button object types (wire values of `sync_requests.object_type`). */
 export type ButtonObjectType = 'TRANSACTION' | 'REIMBURSEMENT';
-type ButtonFlag = 'transaction_sync_button_enabled' | 'reimbursement_sync_button_enabled';
+export type ButtonFlag = 'transaction_sync_button_enabled' | 'reimbursement_sync_button_enabled';
 
 const sinceSynced = { query: { sync_status: 'SYNCED' }, since: 'synced_after' as const };
 const syncedAt = (o: { synced_at?: string | null }) => o.synced_at ?? null;
@@ -223,7 +223,11 @@ const bills: KindSpec<Bill> = {
   syncOn: ['bills.ready_to_sync', 'bills.paid'],
   syncButton: null,
   // Bills have no sync-time filter, only from_created_at (docs/platform.md G11).
-  synced: { query: { sync_status: 'BILL_SYNCED' }, since: 'from_created_at', timeOf: (b) => b.created_at ?? null },
+  synced: {
+    query: { sync_status: 'BILL_SYNCED' },
+    since: 'from_created_at',
+    timeOf: (b) => b.created_at ?? null,
+  },
 };
 
 /** Every kind by name, each with its own object type (tests read a kind's typed list here). */

@@ -24,7 +24,9 @@ const UNFETCHABLE = OBJECT_KINDS.filter((k) => !kindSpec(k).list.singleRead);
 
 /** Words as a sentence says them: `a, b or c`. */
 function spoken(words: readonly string[], conjunction: 'or' | 'and'): string {
-  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${conjunction} ${words.at(-1)}`;
+  return words.length < 2
+    ? words.join('')
+    : `${words.slice(0, -1).join(', ')} ${conjunction} ${words.at(-1)}`;
 }
 
 function capitalized(text: string): string {

@@ -27,7 +27,8 @@ function sources(platform: PlatformClient): Source[] {
       syncType: syncTypes[0]!,
       cursor: `reconcile:${kind}`,
       timeOf: (item) => synced.timeOf(item),
-      list: (since) => platform.objects.list(list, { ...synced.query, ...(since ? { [synced.since]: since } : {}) }),
+      list: (since) =>
+        platform.objects.list(list, { ...synced.query, ...(since ? { [synced.since]: since } : {}) }),
     };
   });
 }

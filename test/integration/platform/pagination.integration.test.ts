@@ -4,6 +4,7 @@ import { dateSlices, readSlices } from '../../../src/platform/pagination.ts';
 import type { ItemResult } from '../../../src/platform/parse.ts';
 import type { Transaction } from '../../../src/platform/schemas/objects.ts';
 import type { RunningStub } from '../../../src/stub/index.ts';
+import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { capturingLogger } from './support/capture-log.ts';
 import { addClient, type Credentials, control, effects, startTestStub, testClient } from './support/stub.ts';
@@ -60,7 +61,9 @@ describe('pagination (docs/platform.md F4)', () => {
 
   it('reads disjoint date slices side by side, each object once', async () => {
     const firstAndLast = [expectedIds[0]!, expectedIds[TOTAL - 1]!];
-    const [first, last] = await Promise.all(firstAndLast.map((id) => client.objects.transaction(id)));
+    const [first, last] = await Promise.all(
+      firstAndLast.map((id) => client.objects.one(KIND_SPECS.transactions.list, id)),
+    );
     const from = new Date(first!.user_transaction_time!);
     const to = new Date(new Date(last!.user_transaction_time!).getTime() + 1);
     const slices = dateSlices(from, to, 4);
