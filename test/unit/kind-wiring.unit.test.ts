@@ -37,12 +37,15 @@ function contractKinds(): { inputs: Set<string>; results: string[][] } {
   const inputs = new Set<string>();
   const results: string[][] = [];
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) {
+      for (const child of node) walk(child);
+      return;
+    }
     if (!node || typeof node !== 'object') return;
     const kind = (node as { properties?: { kind?: { const?: string; enum?: string[] } } }).properties?.kind;
     if (kind?.const) inputs.add(kind.const);
     if (kind?.enum) results.push(kind.enum);
-    Object.values(node).forEach(walk);
+    for (const child of Object.values(node)) walk(child);
   };
   walk(contract);
   return { inputs, results };

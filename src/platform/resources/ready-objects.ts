@@ -1,21 +1,7 @@
 import type { z } from 'zod';
 import type { QueryParams } from '../http-transport.ts';
 import type { Listing } from '../pagination.ts';
-import {
-  Bill,
-  Cashback,
-  type ListBillsQuery,
-  type ListSimpleObjectsQuery,
-  type ListTransactionsQuery,
-  Reimbursement,
-  Transaction,
-  Transfer,
-} from '../schemas/objects.ts';
-import { type Filters, fetchOne, listing, type ResourceContext, segment } from './context.ts';
-
-export type TransactionFilters = Filters<z.input<typeof ListTransactionsQuery>>;
-export type SimpleObjectFilters = Filters<z.input<typeof ListSimpleObjectsQuery>>;
-export type BillFilters = Filters<z.input<typeof ListBillsQuery>>;
+import { fetchOne, listing, type ResourceContext, segment } from './context.ts';
 
 /**
  * One platform list of objects a sync exports, as the object-kind registry
@@ -52,16 +38,6 @@ export interface ReadyOptions {
  */
 export function readyObjectsResource(ctx: ResourceContext) {
   return {
-    transactions: (filters: TransactionFilters = {}): Listing<Transaction> =>
-      listing(ctx, '/transactions', filters, Transaction, 'transaction'),
-    reimbursements: (filters: TransactionFilters = {}): Listing<Reimbursement> =>
-      listing(ctx, '/reimbursements', filters, Reimbursement, 'reimbursement'),
-    transfers: (filters: SimpleObjectFilters = {}): Listing<Transfer> =>
-      listing(ctx, '/transfers', filters, Transfer, 'transfer'),
-    cashbacks: (filters: SimpleObjectFilters = {}): Listing<Cashback> =>
-      listing(ctx, '/cashbacks', filters, Cashback, 'cashback'),
-    bills: (filters: BillFilters = {}): Listing<Bill> => listing(ctx, '/bills', filters, Bill, 'bill'),
-
     /** Any list of a kind, with the given query (a reconcile's synced objects, for one). */
     list<T>(list: ObjectList<T>, query: QueryParams = {}): Listing<T> {
       return listing(ctx, list.path, query, list.item, list.what);

@@ -187,7 +187,9 @@ describe('syncs (docs/platform.md F14, F15, F19)', () => {
   });
 
   it('F19: marks transactions ready to sync', async () => {
-    const { values } = await client.objects.transactions({ sync_status: 'NOT_SYNC_READY' }).collect();
+    const { values } = await client.objects
+      .list(KIND_SPECS.transactions.list, { sync_status: 'NOT_SYNC_READY' })
+      .collect();
     if (values.length === 0) return;
     await client.syncs.markReadyToSync({ object_type: 'TRANSACTION', object_ids: [values[0]!.id] });
     expect((await client.objects.one(KIND_SPECS.transactions.list, values[0]!.id)).sync_status).toBe(
