@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { envSchema } from '../../src/config.ts';
 import { ObjectKind as ErpObjectKind } from '../../src/erp/types.ts';
 import { ConnectionSettings } from '../../src/platform/schemas/accounting.ts';
+import { Scope } from '../../src/platform/schemas/auth.ts';
 import { SyncType } from '../../src/platform/schemas/syncs.ts';
 import { EventType } from '../../src/platform/schemas/webhooks.ts';
 import { SUBSCRIBED_EVENTS } from '../../src/server/webhooks/event-actions.ts';
@@ -68,6 +70,14 @@ describe('object-kind wiring (docs/extending.md "Add an object kind")', () => {
     const seeded = SeedRequest.parse({});
     for (const { kind } of specs) expect(seeded, kind).toHaveProperty(kind);
     expect(SeedRequest.shape.dates.unwrap().keyType.options.sort()).toEqual([...OBJECT_KINDS].sort());
+  });
+
+  it("G7: a kind's list is read under its read scope, which the worker asks for by default", () => {
+    const requested = (envSchema.shape.PLATFORM_SCOPES.parse(undefined) as string).split(' ');
+    for (const { kind } of specs) {
+      expect(Scope.options).toContain(`${kind}:read`);
+      expect(requested).toContain(`${kind}:read`);
+    }
   });
 
   it("F14: a kind's sync types are the platform's, each reported by one kind, in the order they are sent", () => {
