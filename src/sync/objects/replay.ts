@@ -1,3 +1,4 @@
+import { capitalized } from '../../erp/core/terms.ts';
 import type { PlatformClient } from '../../platform/client.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
 import { latestOutcome, ledgerSyncType } from '../sync-ledger/object-lookups.ts';
@@ -27,10 +28,6 @@ function spoken(words: readonly string[], conjunction: 'or' | 'and'): string {
   return words.length < 2
     ? words.join('')
     : `${words.slice(0, -1).join(', ')} ${conjunction} ${words.at(-1)}`;
-}
-
-function capitalized(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** Why the other kinds cannot be replayed: a replay starts by reading the object again. */
