@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPlatformClient } from '../../src/platform/client.ts';
 import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
+import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
 import { type BulkSyncResult, readyTransactions, round, runBulkSync } from '../lib/bulk-sync.ts';
 import { type ButtonResponder, type RunTimes, startButtonResponder } from '../lib/button-responder.ts';
 import { fastestTimeMs, minimumRequests } from '../lib/ceiling.ts';
@@ -88,7 +89,7 @@ async function readyReimbursementIds(ctx: BenchContext, world: World): Promise<s
     limiter: { max: 1_000_000, margin: 0, windowPadMs: 0 },
   });
   try {
-    const listed = await client.objects.readyReimbursements().collect();
+    const listed = await client.objects.ready(KIND_SPECS.reimbursements.list).collect();
     return listed.values.map((r) => r.id);
   } finally {
     await client.close();

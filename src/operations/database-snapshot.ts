@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { ErrorCategory } from '../erp/errors.ts';
-import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
+import { kindOfSyncType, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
 import { frozenCountsBySyncType } from '../sync/reporting/index.ts';
 import { requestLatencyBuckets } from '../sync/sync-button/requests.ts';
 import { reportedTotalsBySyncType, unbatchedBySyncType } from '../sync/sync-ledger/summaries.ts';
@@ -31,10 +31,6 @@ export interface ButtonLatency {
   count: number;
   sumSeconds: number;
   states: Record<'OPEN' | 'ANSWERED' | 'EXPIRED', number>;
-}
-
-function kindOfSyncType(syncType: string): ObjectKindName | null {
-  return OBJECT_KINDS.find((k) => (KIND_SPECS[k].syncTypes as readonly string[]).includes(syncType)) ?? null;
 }
 
 /** Cheap: both reads use partial indexes (sync_ledger_unbatched, result_batches_frozen). */

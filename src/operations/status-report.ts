@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import type { ErrorCategory } from '../erp/errors.ts';
 import { chartCounts } from '../sync/mirror/store.ts';
-import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
+import { kindOfSyncType, kindSpec, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
 import { requestStats } from '../sync/sync-button/requests.ts';
 import { outcomeCounts, recentActionableFailures, topFailureReasons } from '../sync/sync-ledger/summaries.ts';
 import { type Health, type HealthSources, readHealth } from './health.ts';
@@ -51,12 +51,8 @@ export interface StatusReport {
   recentFailures: { kind: string; objectId: string; category: string; message: string; at: string }[];
 }
 
-function kindOfSyncType(syncType: string): ObjectKindName {
-  return OBJECT_KINDS.find((k) => KIND_SPECS[k].syncTypes.includes(syncType as never)) ?? 'transactions';
-}
-
 async function kindStatus(sql: Sql, connectionId: string, kind: ObjectKindName): Promise<KindStatus> {
-  const types = [...KIND_SPECS[kind].syncTypes];
+  const types = [...kindSpec(kind).syncTypes];
   const counts = await outcomeCounts(sql, connectionId, types);
   const reasons: FailureReason[] = await topFailureReasons(sql, connectionId, types);
   const [run] = await sql<
@@ -132,7 +128,7 @@ export async function statusReport(
     syncButton: await syncButtonStats(sql, connectionId),
     chart: chart.map((c) => ({ ...c })),
     recentFailures: recent.map((r) => ({
-      kind: kindOfSyncType(r.syncType),
+      kind: kindOfSyncType(r.syncType) ?? 'transactions',
       objectId: r.objectId,
       category: r.category,
       message: r.message,

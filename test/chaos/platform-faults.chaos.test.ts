@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
 import { runCli } from '../support/cli.ts';
 import { CLEAN_HISTORY, checkHistory } from '../support/history-check.ts';
 import { useTestRedis } from '../support/redis.ts';
@@ -42,11 +43,11 @@ function scenario(
       const readyAtStart = new Set<string>();
       const o = world.platform.objects;
       for (const listing of [
-        o.readyTransactions(),
-        o.readyReimbursements(),
-        o.readyTransfers(),
-        o.readyCashbacks(),
-        o.readyBills(),
+        o.ready(KIND_SPECS.transactions.list),
+        o.ready(KIND_SPECS.reimbursements.list),
+        o.ready(KIND_SPECS.transfers.list),
+        o.ready(KIND_SPECS.cashbacks.list),
+        o.ready(KIND_SPECS.bills.list),
       ]) {
         for await (const item of listing) if (item.ok) readyAtStart.add(item.value.id);
       }

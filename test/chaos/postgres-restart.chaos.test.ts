@@ -9,6 +9,7 @@ import { chartSummary } from '../../src/erp/ledger/chart-summary.ts';
 import { seedLedger } from '../../src/erp/ledger/seed.ts';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/client.ts';
 import { DEFAULT_CLIENT, type RunningStub, startStub } from '../../src/stub/index.ts';
+import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
 import { waitFor } from '../integration/support.ts';
 import { alive, startWorkerProcess, type WorkerProcess } from '../integration/worker-process.ts';
 import { runCli } from '../support/cli.ts';
@@ -115,11 +116,11 @@ function usePrivateWorld(name: string): World {
     const ready = new Set<string>();
     const o = world.platform.objects;
     for (const listing of [
-      o.readyTransactions(),
-      o.readyReimbursements(),
-      o.readyTransfers(),
-      o.readyCashbacks(),
-      o.readyBills(),
+      o.ready(KIND_SPECS.transactions.list),
+      o.ready(KIND_SPECS.reimbursements.list),
+      o.ready(KIND_SPECS.transfers.list),
+      o.ready(KIND_SPECS.cashbacks.list),
+      o.ready(KIND_SPECS.bills.list),
     ]) {
       for await (const item of listing) if (item.ok) ready.add(item.value.id);
     }

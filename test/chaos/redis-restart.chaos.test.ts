@@ -4,6 +4,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/infra/free-port.ts';
 import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
+import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
 import { postWebhook, sign, waitFor } from '../integration/support.ts';
 import { startWorkerProcess, type WorkerProcess } from '../integration/worker-process.ts';
 import { runCli } from '../support/cli.ts';
@@ -57,7 +58,11 @@ async function deliver(e: { body: string; signature: string }) {
 async function readyObjects(): Promise<Set<string>> {
   const ready = new Set<string>();
   const o = world.platform.objects;
-  for (const listing of [o.readyTransactions(), o.readyReimbursements(), o.readyBills()]) {
+  for (const listing of [
+    o.ready(KIND_SPECS.transactions.list),
+    o.ready(KIND_SPECS.reimbursements.list),
+    o.ready(KIND_SPECS.bills.list),
+  ]) {
     for await (const item of listing) if (item.ok) ready.add(item.value.id);
   }
   return ready;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/infra/free-port.ts';
+import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
 import { postWebhook, sign, waitFor } from '../integration/support.ts';
 import { startWorkerProcess, type WorkerProcess } from '../integration/worker-process.ts';
 import { runCli } from '../support/cli.ts';
@@ -73,7 +74,7 @@ afterAll(async () => {
 describe('a worker killed mid-sync', () => {
   it('the sync a new webhook triggers starts within seconds on the new worker, and nothing is lost or doubled', async () => {
     const readyAtStart = new Set<string>();
-    for await (const item of world.platform.objects.readyTransactions()) {
+    for await (const item of world.platform.objects.ready(KIND_SPECS.transactions.list)) {
       if (item.ok) readyAtStart.add(item.value.id);
     }
     expect(readyAtStart.size).toBeGreaterThan(300);

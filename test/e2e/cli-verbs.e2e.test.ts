@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
 import { runCli } from '../support/cli.ts';
 import { useTestRedis } from '../support/redis.ts';
 import { useSyncWorld, worldEnv } from '../support/sync-world.ts';
@@ -89,7 +90,7 @@ describe('CLI verbs through the real binary', () => {
     const [account] = await world.db
       .sql`select id from ${world.db.sql(world.ledgerSchema)}.accounts where classification = 'EXPENSE' and active limit 1`;
     // The bookkeeper picks a GL account; the other codings (the vendor) stay as they are.
-    const current = await world.platform.objects.transaction(failed!.object_id);
+    const current = await world.platform.objects.one(KIND_SPECS.transactions.list, failed!.object_id);
     const gl = {
       id: 'sel-gl',
       external_id: account!.id,

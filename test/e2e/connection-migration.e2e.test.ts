@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
 import { chartDifferences } from '../integration/sync/mirror/support/compare.ts';
 import { startWorkerProcess, type WorkerProcess } from '../integration/worker-process.ts';
 import { runCli } from '../support/cli.ts';
@@ -111,11 +112,11 @@ async function readyIds(): Promise<Set<string>> {
   const ids = new Set<string>();
   const o = world.platform.objects;
   for (const listing of [
-    o.readyTransactions(),
-    o.readyReimbursements(),
-    o.readyTransfers(),
-    o.readyCashbacks(),
-    o.readyBills(),
+    o.ready(KIND_SPECS.transactions.list),
+    o.ready(KIND_SPECS.reimbursements.list),
+    o.ready(KIND_SPECS.transfers.list),
+    o.ready(KIND_SPECS.cashbacks.list),
+    o.ready(KIND_SPECS.bills.list),
   ]) {
     for await (const item of listing) if (item.ok) ids.add(item.value.id);
   }

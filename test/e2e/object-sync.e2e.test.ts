@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { trialBalance, trialBalanceTotals } from '../../src/erp/ledger/trial-balance.ts';
 import { silentLogger } from '../../src/log.ts';
-import { OBJECT_KINDS } from '../../src/sync/objects/kinds.ts';
+import { KIND_SPECS, OBJECT_KINDS } from '../../src/sync/objects/kinds.ts';
 import { syncObjects } from '../../src/sync/objects/sync-objects.ts';
 import { useSyncWorld } from '../support/sync-world.ts';
 
@@ -95,7 +95,7 @@ describe('object sync end to end (stub + built-in ledger)', () => {
 
     // Nothing left ready on the platform except objects whose failure was reported.
     const failed = new Set(rows.filter((r) => r.outcome === 'failure').map((r) => r.object_id));
-    for await (const t of world.platform.objects.readyTransactions()) {
+    for await (const t of world.platform.objects.ready(KIND_SPECS.transactions.list)) {
       if (t.ok)
         expect(failed.has(t.value.id), `ready transaction ${t.value.id} was not reported failed`).toBe(true);
     }

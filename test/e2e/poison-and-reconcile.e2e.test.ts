@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.ts';
 import { statusReport } from '../../src/operations/status-report.ts';
+import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
 import { syncObjects } from '../../src/sync/objects/sync-objects.ts';
 import { acknowledge, findExternalSyncs, reconcile } from '../../src/sync/reconcile/reconcile.ts';
 import { useSyncWorld } from '../support/sync-world.ts';
@@ -21,7 +22,7 @@ const syncTransactions = () =>
 
 async function readyIds(limit: number): Promise<string[]> {
   const ids: string[] = [];
-  for await (const item of world.platform.objects.readyTransactions()) {
+  for await (const item of world.platform.objects.ready(KIND_SPECS.transactions.list)) {
     if (item.ok && !item.value.requires_accounting_vendor_creation_to_sync) ids.push(item.value.id);
     if (ids.length >= limit) break;
   }

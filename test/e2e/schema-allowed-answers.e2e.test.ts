@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
 import { runCli } from '../support/cli.ts';
 import { useTestRedis } from '../support/redis.ts';
 import { useSyncWorld, worldEnv } from '../support/sync-world.ts';
@@ -80,7 +81,9 @@ describe('a kind the platform stops part-way (docs/platform.md F43)', () => {
         /reimbursements: .*leads away from \/reimbursements \(to .*\/transfers\)/,
       );
       // Nothing of the transfer list was taken for a reimbursement.
-      const transfers = new Set((await world.platform.objects.transfers().collect()).values.map((t) => t.id));
+      const transfers = new Set(
+        (await world.platform.objects.list(KIND_SPECS.transfers.list).collect()).values.map((t) => t.id),
+      );
       expect(transfers.size).toBeGreaterThan(0);
       const reported = await world.db.sql<{ object_id: string }[]>`
         select object_id from sync_ledger where sync_type = 'REIMBURSEMENT_SYNC'`;

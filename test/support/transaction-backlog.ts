@@ -1,3 +1,4 @@
+import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
 import type { SyncWorld } from './sync-world.ts';
 
 const DAY = 86_400_000;
@@ -29,6 +30,7 @@ export async function seedTransactionBacklog(
     },
   });
   const ready = new Set<string>();
-  for await (const item of world.platform.objects.readyTransactions()) if (item.ok) ready.add(item.value.id);
+  for await (const item of world.platform.objects.ready(KIND_SPECS.transactions.list))
+    if (item.ok) ready.add(item.value.id);
   return ready;
 }

@@ -1,82 +1,58 @@
 import type { z } from 'zod';
+import type { QueryParams } from '../http-transport.ts';
 import type { Listing } from '../pagination.ts';
-import {
-  Bill,
-  Cashback,
-  type ListBillsQuery,
-  type ListSimpleObjectsQuery,
-  type ListTransactionsQuery,
-  Reimbursement,
-  Transaction,
-  Transfer,
-} from '../schemas/objects.ts';
-import { type Filters, fetchOne, listing, type ResourceContext, segment } from './context.ts';
-
-export type TransactionFilters = Filters<z.input<typeof ListTransactionsQuery>>;
-export type SimpleObjectFilters = Filters<z.input<typeof ListSimpleObjectsQuery>>;
-export type BillFilters = Filters<z.input<typeof ListBillsQuery>>;
+import { fetchOne, listing, type ResourceContext, segment } from './context.ts';
 
 /**
- * The objects a sync exports (docs/platform.md F16): ready ones are read with
- * sync_status=SYNC_READY (bills: sync_ready=true); sync-button reads add requested_to_sync=true;
- * delta reads use synced_after (transactions) or from_created_at (bills, docs/platform.md G11).
- * Lists page by 100 (F4).
+ * One platform list of objects a sync exports, as the object-kind registry
+ * (src/sync/objects/kinds.ts) declares it: where it is, how an item is read, and how its ready
+ * objects are asked for (docs/platform.md F16).
  */
-export function readyObjectsResource(ctx: ResourceContext) {
-  const transactions = (filters: TransactionFilters = {}): Listing<Transaction> =>
-    listing(ctx, '/transactions', filters, Transaction, 'transaction');
-  const reimbursements = (filters: TransactionFilters = {}): Listing<Reimbursement> =>
-    listing(ctx, '/reimbursements', filters, Reimbursement, 'reimbursement');
-  const transfers = (filters: SimpleObjectFilters = {}): Listing<Transfer> =>
-    listing(ctx, '/transfers', filters, Transfer, 'transfer');
-  const cashbacks = (filters: SimpleObjectFilters = {}): Listing<Cashback> =>
-    listing(ctx, '/cashbacks', filters, Cashback, 'cashback');
-  const bills = (filters: BillFilters = {}): Listing<Bill> => listing(ctx, '/bills', filters, Bill, 'bill');
-
-  return {
-    transactions,
-    reimbursements,
-    transfers,
-    cashbacks,
-    bills,
-
-    /** F16 shorthands: what is ready for each sync type (sync-button reads: requestedToSync). */
-    readyTransactions(options: ReadyOptions<TransactionFilters> = {}): Listing<Transaction> {
-      const { requestedToSync, ...rest } = options;
-      return transactions({ ...rest, sync_status: 'SYNC_READY', ...syncButton(requestedToSync) });
-    },
-    readyReimbursements(options: ReadyOptions<TransactionFilters> = {}): Listing<Reimbursement> {
-      const { requestedToSync, ...rest } = options;
-      return reimbursements({ ...rest, sync_status: 'SYNC_READY', ...syncButton(requestedToSync) });
-    },
-    readyTransfers(filters: SimpleObjectFilters = {}): Listing<Transfer> {
-      return transfers({ ...filters, sync_status: 'SYNC_READY' });
-    },
-    readyCashbacks(filters: SimpleObjectFilters = {}): Listing<Cashback> {
-      return cashbacks({ ...filters, sync_status: 'SYNC_READY' });
-    },
-    readyBills(filters: BillFilters = {}): Listing<Bill> {
-      return bills({ ...filters, sync_ready: true });
-    },
-
-    /** Single reads, e.g. to re-read an object a webhook named (docs/platform.md G12). */
-    transaction(id: string): Promise<Transaction> {
-      return fetchOne(ctx, { method: 'GET', path: `/transactions/${segment(id)}` }, Transaction);
-    },
-    reimbursement(id: string): Promise<Reimbursement> {
-      return fetchOne(ctx, { method: 'GET', path: `/reimbursements/${segment(id)}` }, Reimbursement);
-    },
-    bill(id: string): Promise<Bill> {
-      return fetchOne(ctx, { method: 'GET', path: `/bills/${segment(id)}` }, Bill);
-    },
-  };
+export interface ObjectList<T> {
+  /** The list's path, e.g. `/transactions`. */
+  path: string;
+  item: z.ZodType<T>;
+  /** The item's name in a message about an item that could not be read. */
+  what: string;
+  /** The filter that selects ready objects: sync_status=SYNC_READY, or sync_ready=true (bills). */
+  ready: QueryParams;
+  /** The list takes requested_to_sync=true, selecting the sync-button rows (F16, G28). */
+  requestedToSync: boolean;
+  /** The platform offers `GET {path}/{id}` for it (docs/platform.md G20). */
+  singleRead: boolean;
 }
 
 /** Filters of a ready read; `requestedToSync` selects the sync-button objects (F16). */
-export type ReadyOptions<F> = Omit<F, 'sync_status' | 'requested_to_sync'> & { requestedToSync?: boolean };
-
-function syncButton(requestedToSync: boolean | undefined): { requested_to_sync?: boolean } {
-  return requestedToSync ? { requested_to_sync: true } : {};
+export interface ReadyOptions {
+  requestedToSync?: boolean;
+  /** Date split (lists that honour it, F28). */
+  from_date?: string;
+  to_date?: string;
+  page_size?: number;
 }
 
-export type ReadyObjectsResource = ReturnType<typeof readyObjectsResource>;
+/**
+ * The objects a sync exports (docs/platform.md F16): ready ones are read with the list's ready
+ * filter; sync-button reads add requested_to_sync=true; delta reads use synced_after
+ * (transactions) or from_created_at (bills, docs/platform.md G11). Lists page by 100 (F4).
+ */
+export function readyObjectsResource(ctx: ResourceContext) {
+  return {
+    /** Any list of a kind, with the given query (a reconcile's synced objects, for one). */
+    list<T>(list: ObjectList<T>, query: QueryParams = {}): Listing<T> {
+      return listing(ctx, list.path, query, list.item, list.what);
+    },
+
+    /** F16: what is ready for the kind's sync types (sync-button reads: requestedToSync). */
+    ready<T>(list: ObjectList<T>, options: ReadyOptions = {}): Listing<T> {
+      const { requestedToSync, ...rest } = options;
+      const button = requestedToSync && list.requestedToSync ? { requested_to_sync: true } : {};
+      return listing(ctx, list.path, { ...rest, ...list.ready, ...button }, list.item, list.what);
+    },
+
+    /** A single read, e.g. to re-read an object a webhook named (docs/platform.md G12, G20). */
+    one<T>(list: ObjectList<T>, id: string): Promise<T> {
+      return fetchOne(ctx, { method: 'GET', path: `${list.path}/${segment(id)}` }, list.item);
+    },
+  };
+}

@@ -54,14 +54,6 @@ export type FieldSelection = z.infer<typeof FieldSelection>;
 
 const Selections = listOf(FieldSelection);
 
-// ---------------------------------------------------------------- sync statuses (F16)
-
-const TransactionSyncStatus = z.enum(['NOT_SYNC_READY', 'SYNC_READY', 'SYNCED']);
-
-const BillSyncStatus = z.enum(['NOT_SYNCED', 'BILL_SYNCED', 'BILL_AND_PAYMENT_SYNCED']);
-
-const BillStatus = z.enum(['OPEN', 'PAID']);
-
 // ---------------------------------------------------------------- transactions (F16, F17, F23)
 
 /**
@@ -179,52 +171,3 @@ export const Bill = z.object({
   payment: BillPayment.nullish(),
 });
 export type Bill = z.infer<typeof Bill>;
-
-// ---------------------------------------------------------------- list queries (F4, F16)
-
-const Paging = {
-  start: z.string().min(1).optional(),
-  page_size: z.coerce.number().int().min(2).max(100).default(20),
-};
-const Bool = z.enum(['true', 'false']);
-
-/** GET /transactions and /reimbursements (docs/platform.md G4, F16). */
-export const ListTransactionsQuery = z.object({
-  ...Paging,
-  sync_status: TransactionSyncStatus.optional(),
-  requested_to_sync: Bool.optional(),
-  synced_after: z.string().optional(),
-  from_date: z.string().optional(),
-  to_date: z.string().optional(),
-  updated_after: z.string().optional(),
-  entity_id: z.string().optional(),
-  has_no_sync_commit: Bool.optional(),
-  limit_id: z.string().optional(),
-  include_functional_currency_amount: Bool.optional(),
-});
-export type ListTransactionsQuery = z.infer<typeof ListTransactionsQuery>;
-
-/** GET /transfers and /cashbacks. */
-export const ListSimpleObjectsQuery = z.object({
-  ...Paging,
-  sync_status: TransactionSyncStatus.optional(),
-  synced_after: z.string().optional(),
-  from_date: z.string().optional(),
-  to_date: z.string().optional(),
-  entity_id: z.string().optional(),
-});
-export type ListSimpleObjectsQuery = z.infer<typeof ListSimpleObjectsQuery>;
-
-/** GET /bills (docs/platform.md G24; delta by from_created_at only, docs/platform.md G11). */
-export const ListBillsQuery = z.object({
-  ...Paging,
-  sync_ready: Bool.optional(),
-  sync_status: BillSyncStatus.optional(),
-  status: BillStatus.optional(),
-  from_created_at: z.string().optional(),
-  entity_id: z.string().optional(),
-  remote_id: z.string().optional(),
-  vendor_id: z.string().optional(),
-  is_accounting_sync_enabled: Bool.optional(),
-});
-export type ListBillsQuery = z.infer<typeof ListBillsQuery>;

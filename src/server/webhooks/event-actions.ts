@@ -1,15 +1,31 @@
 import type { EventType, WebhookEvent } from '../../platform/schemas/webhooks.ts';
-import type { ObjectKindName } from '../../sync/objects/kinds.ts';
-import type { ButtonObjectType } from '../../sync/sync-button/window.ts';
+import {
+  type ButtonObjectType,
+  kindSpec,
+  OBJECT_KINDS,
+  type ObjectKindName,
+} from '../../sync/objects/kinds.ts';
 
-/** The events this worker subscribes to (docs/platform.md G12, F20). */
+const SYNC_ON: Record<string, ObjectKindName> = Object.fromEntries(
+  OBJECT_KINDS.flatMap((kind) => kindSpec(kind).syncOn.map((event) => [event, kind])),
+);
+
+const BUTTONS = OBJECT_KINDS.flatMap((kind) => {
+  const button = kindSpec(kind).syncButton;
+  return button ? [button] : [];
+});
+
+const BUTTON_ON: Record<string, ButtonObjectType> = Object.fromEntries(
+  BUTTONS.map((button) => [button.event, button.objectType]),
+);
+
+/**
+ * The events this worker subscribes to (docs/platform.md G12, F20): what starts a kind's sync,
+ * then the sync-button presses, as the object-kind registry declares them.
+ */
 export const SUBSCRIBED_EVENTS: readonly EventType[] = [
-  'transactions.ready_to_sync',
-  'reimbursements.ready_to_sync',
-  'bills.ready_to_sync',
-  'bills.paid',
-  'transactions.sync_requested',
-  'reimbursements.sync_requested',
+  ...OBJECT_KINDS.flatMap((kind) => kindSpec(kind).syncOn),
+  ...BUTTONS.map((button) => button.event),
 ];
 
 export type EventAction =
@@ -17,19 +33,6 @@ export type EventAction =
   | { kind: 'sync_button'; objectType: ButtonObjectType; syncRequestId: string }
   | { kind: 'ignore'; reason: string }
   | { kind: 'invalid'; reason: string };
-
-const SYNC_ON: Record<string, ObjectKindName> = {
-  'transactions.ready_to_sync': 'transactions',
-  'reimbursements.ready_to_sync': 'reimbursements',
-  'bills.ready_to_sync': 'bills',
-  // A paid bill may now wait for BILL_PAYMENT_SYNC (docs/platform.md G23).
-  'bills.paid': 'bills',
-};
-
-const BUTTON_ON: Record<string, ButtonObjectType> = {
-  'transactions.sync_requested': 'TRANSACTION',
-  'reimbursements.sync_requested': 'REIMBURSEMENT',
-};
 
 /**
  * What an event makes the worker do. Events are triggers to re-read the object, never data to

@@ -1,15 +1,13 @@
 import type { Sql } from 'postgres';
 import type { ErpAdapter } from '../../erp/adapter.ts';
 import type { ErpWrite } from '../../erp/types.ts';
-import type { Transaction } from '../../platform/schemas/objects.ts';
 import type { SyncType } from '../../platform/schemas/syncs.ts';
 import { outcomesInOutbox } from '../sync-ledger/object-lookups.ts';
 import type { Outcome } from '../sync-ledger/outcomes.ts';
 import { inPhases } from './apply-page.ts';
-import { KIND_SPECS, type ObjectKindName } from './kinds.ts';
-import { type PlannedItem, planPage } from './plan-page.ts';
+import { kindSpec, type ObjectKindName } from './kinds.ts';
+import { type PlannedItem, planPage, readObjects } from './plan-page.ts';
 import type { ReadItem, SyncPlatform } from './platform-port.ts';
-import { vendorsToCreate, vendorWrite } from './vendor-creation.ts';
 
 type Failure = Extract<Outcome, { ok: false }>;
 
@@ -83,22 +81,14 @@ async function dryRunPage(
   items: readonly ReadItem[],
   summary: DryRunSummary,
 ): Promise<void> {
-  const spec = KIND_SPECS[kind];
-  const vendorFailures = kind === 'transactions' ? await vendorCreationFailures(deps, items, summary) : [];
-  const failedIds = new Set(vendorFailures.map((f) => f.objectId));
-  const plan = planPage(
-    spec,
-    items.filter((i) => !(i.ok && failedIds.has((i.value as { id: string }).id))),
-  );
+  const spec = kindSpec(kind);
+  const prepared = spec.prepare
+    ? await spec.prepare.check(deps.erp, readObjects(items))
+    : { failures: [], wouldCreateVendorsFor: 0 };
+  summary.wouldCreateVendorsFor += prepared.wouldCreateVendorsFor;
+  const plan = planPage(spec, items, prepared.failures);
   summary.nothingToSync += plan.nothingToSync;
-  const planned: PlannedItem[] = [
-    ...plan.items,
-    ...vendorFailures.map((failure) => ({
-      objectId: failure.objectId,
-      syncType: spec.syncTypes[0]!,
-      failure,
-    })),
-  ];
+  const planned = plan.items;
   const known = await outcomesInOutbox(
     deps.sql,
     deps.connectionId,
@@ -157,33 +147,4 @@ async function decide(
       message: answer.error.message,
     };
   });
-}
-
-/**
- * The transactions whose accounting vendor could not be created (G26): no merchant, or the ERP
- * would refuse the vendor. A vendor the ERP would accept is not created; its transactions are
- * checked as they stand (the real run codes them to the new vendor first).
- */
-async function vendorCreationFailures(
-  deps: DryRunDeps,
-  items: readonly ReadItem[],
-  summary: DryRunSummary,
-): Promise<Failure[]> {
-  const transactions = items.flatMap((i) => (i.ok ? [i.value as Transaction] : []));
-  const { failures, groups } = vendorsToCreate(transactions);
-  summary.wouldCreateVendorsFor += failures.length + [...groups.values()].reduce((n, g) => n + g.length, 0);
-  if (!deps.erp.checkMany || groups.size === 0) return failures;
-  const keys = [...groups.keys()];
-  const checked = await deps.erp.checkMany(keys.map((key) => vendorWrite(key, groups.get(key)!)));
-  for (const [index, answer] of checked.entries()) {
-    if (answer.ok) continue;
-    for (const t of groups.get(keys[index]!)!)
-      failures.push({
-        objectId: t.id,
-        ok: false,
-        category: answer.error.category,
-        message: answer.error.message,
-      });
-  }
-  return failures;
 }

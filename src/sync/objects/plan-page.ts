@@ -5,7 +5,7 @@ import type { SyncType } from '../../platform/schemas/syncs.ts';
 import { freeText } from '../map/free-text.ts';
 import { MappingProblem } from '../map/mapping-problem.ts';
 import type { Outcome } from '../sync-ledger/outcomes.ts';
-import type { KindSpec } from './kinds.ts';
+import type { KindSpec, PlatformObject } from './kinds.ts';
 import type { ReadItem } from './platform-port.ts';
 
 /** A write for one (object, sync type), or the reason there is none. */
@@ -46,14 +46,26 @@ function failureOf(objectId: string, error: unknown, noun: string): Extract<Outc
   return { objectId, ok: false, category: info.category, message: info.message };
 }
 
+/** The objects of a page that could be read, as the kind's list parsed them. */
+export function readObjects(items: readonly ReadItem[]): PlatformObject[] {
+  return items.flatMap((i) => (i.ok ? [i.value as PlatformObject] : []));
+}
+
 /**
  * Turns a page into ERP writes, one per (object, sync type). A poisoned object (unparseable,
  * uncoded, or a write that fails the ERP input schema) becomes a planned failure on its own;
- * it never stops the rest of the page.
+ * it never stops the rest of the page. An object the kind's preparation failed (`prepared`) is
+ * not planned: its failure is reported under the kind's first sync type.
  */
-export function planPage(spec: KindSpec<{ id: string }>, items: readonly ReadItem[]): PagePlan {
+export function planPage(
+  spec: KindSpec<PlatformObject>,
+  items: readonly ReadItem[],
+  prepared: readonly Extract<Outcome, { ok: false }>[] = [],
+): PagePlan {
   const plan: PagePlan = { items: [], unreadable: [], nothingToSync: 0 };
+  const failedIds = new Set(prepared.map((f) => f.objectId));
   for (const item of items) {
+    if (item.ok && failedIds.has((item.value as PlatformObject).id)) continue;
     if (!item.ok) {
       if (item.id) {
         for (const syncType of spec.syncTypes.slice(0, 1)) {
@@ -66,7 +78,7 @@ export function planPage(spec: KindSpec<{ id: string }>, items: readonly ReadIte
       } else plan.unreadable.push(item.error);
       continue;
     }
-    const object = item.value as { id: string };
+    const object = item.value as PlatformObject;
     const steps = spec.steps(object);
     if (steps.length === 0) plan.nothingToSync++;
     for (const step of steps) {
@@ -85,5 +97,7 @@ export function planPage(spec: KindSpec<{ id: string }>, items: readonly ReadIte
       }
     }
   }
+  for (const failure of prepared)
+    plan.items.push({ objectId: failure.objectId, syncType: spec.syncTypes[0]!, failure });
   return plan;
 }

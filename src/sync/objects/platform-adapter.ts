@@ -2,7 +2,7 @@ import type { PlatformClient } from '../../platform/client.ts';
 import { DuplicateUploadError } from '../../platform/errors.ts';
 import type { ItemPage } from '../../platform/pagination.ts';
 import type { SyncResult } from '../../platform/schemas/syncs.ts';
-import type { ObjectKindName } from './kinds.ts';
+import { kindSpec, type ObjectKindName } from './kinds.ts';
 import type { PageQuery, ReadPage, SyncPlatform } from './platform-port.ts';
 import { ALL_TIME, type DateRange, dateQuery } from './reading/date-range.ts';
 
@@ -11,25 +11,16 @@ async function* readPages(pages: AsyncIterable<ItemPage<unknown>>): AsyncGenerat
   for await (const page of pages) yield { items: page.items, more: page.next !== null };
 }
 
+/** A kind's ready objects within a date range (the whole list when the kind splits on none). */
 function pagesOf(
   client: PlatformClient,
   kind: ObjectKindName,
   range: DateRange,
   requestedToSync: boolean,
 ): AsyncIterable<ReadPage> {
-  const o = client.objects;
-  switch (kind) {
-    case 'transactions':
-      return readPages(o.readyTransactions({ requestedToSync, ...dateQuery(range) }).pages());
-    case 'reimbursements':
-      return readPages(o.readyReimbursements({ requestedToSync }).pages());
-    case 'transfers':
-      return readPages(o.readyTransfers({}).pages());
-    case 'cashbacks':
-      return readPages(o.readyCashbacks({}).pages());
-    case 'bills':
-      return readPages(o.readyBills().pages());
-  }
+  const spec = kindSpec(kind);
+  const dates = spec.splitDate ? dateQuery(range) : {};
+  return readPages(client.objects.ready(spec.list, { requestedToSync, ...dates }).pages());
 }
 
 /** The platform client seen through the narrow port object sync needs. */

@@ -1,9 +1,9 @@
+import { capitalized } from '../../erp/core/terms.ts';
 import type { PlatformClient } from '../../platform/client.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
-import { billSteps } from '../bill-decision.ts';
 import { freezeAndSend } from '../reporting/index.ts';
 import { latestOutcome, ledgerSyncType } from '../sync-ledger/object-lookups.ts';
-import { KIND_SPECS, OBJECT_KINDS, type ObjectKindName } from './kinds.ts';
+import { kindOfSyncType, kindSpec, OBJECT_KINDS, type ObjectKindName, type PlatformObject } from './kinds.ts';
 import { emptySummary, type ObjectSyncDeps, type ObjectSyncSummary, processPage } from './sync-objects.ts';
 
 export type ReplayResult =
@@ -20,37 +20,47 @@ export type ReplayResult =
     };
 
 /** The kinds the platform can read one by one (docs/platform.md G20 lists single reads for these). */
-const FETCHABLE: ObjectKindName[] = ['transactions', 'reimbursements', 'bills'];
+const FETCHABLE = OBJECT_KINDS.filter((k) => kindSpec(k).list.singleRead);
+const UNFETCHABLE = OBJECT_KINDS.filter((k) => !kindSpec(k).list.singleRead);
+
+/** Words as a sentence says them: `a, b or c`. */
+function spoken(words: readonly string[], conjunction: 'or' | 'and'): string {
+  return words.length < 2
+    ? words.join('')
+    : `${words.slice(0, -1).join(', ')} ${conjunction} ${words.at(-1)}`;
+}
 
 /** Why the other kinds cannot be replayed: a replay starts by reading the object again. */
-const NO_SINGLE_READ =
-  'a replay reads the object again from the platform first, and the platform offers no single read for transfers or cashbacks, only the list of ready ones (docs/platform.md G20).';
+const NO_SINGLE_READ = `a replay reads the object again from the platform first, and the platform offers no single read for ${spoken(UNFETCHABLE, 'or')}, only the list of ready ones (docs/platform.md G20).`;
+
+function notFound(objectId: string): string {
+  const fetchable = spoken(
+    FETCHABLE.map((k) => kindSpec(k).list.what),
+    'or',
+  );
+  const commands = spoken(
+    UNFETCHABLE.map((k) => `\`ledgersync sync ${k}\``),
+    'or',
+  );
+  return `No ${fetchable} ${objectId} was found on the platform. ${capitalized(spoken(UNFETCHABLE, 'and'))} cannot be replayed: ${NO_SINGLE_READ} If ${objectId} is one, run ${commands}.`;
+}
 
 async function fetchObject(
   client: PlatformClient,
   kind: ObjectKindName,
   id: string,
-): Promise<unknown | null> {
+): Promise<PlatformObject | null> {
   try {
-    if (kind === 'transactions') return await client.objects.transaction(id);
-    if (kind === 'reimbursements') return await client.objects.reimbursement(id);
-    if (kind === 'bills') return await client.objects.bill(id);
+    return await client.objects.one(kindSpec(kind).list, id);
   } catch (error) {
     if ((error as { status?: number }).status === 404) return null;
     throw error;
   }
-  return null;
 }
 
 async function knownKind(deps: ObjectSyncDeps, objectId: string): Promise<ObjectKindName | null> {
   const syncType = await ledgerSyncType(deps.sql, deps.connectionId, objectId);
-  if (syncType === null) return null;
-  return OBJECT_KINDS.find((k) => KIND_SPECS[k].syncTypes.includes(syncType as never)) ?? null;
-}
-
-function isReady(kind: ObjectKindName, object: Record<string, unknown>): boolean {
-  if (kind === 'bills') return billSteps(object as never).length > 0;
-  return object.sync_status === 'SYNC_READY';
+  return syncType === null ? null : kindOfSyncType(syncType);
 }
 
 /**
@@ -73,26 +83,22 @@ export async function replayObject(
     };
   }
   for (const kind of candidates) {
-    const object = (await fetchObject(client, kind, objectId)) as Record<string, unknown> | null;
+    const spec = kindSpec(kind);
+    const object = await fetchObject(client, kind, objectId);
     if (!object) continue;
-    if (!isReady(kind, object)) {
+    if (!spec.waiting(object)) {
       return {
         status: 'not_ready',
         kind,
         message: `${objectId} is not ready to sync on the platform (already synced, or not marked ready).`,
       };
     }
-    const spec = KIND_SPECS[kind];
     const outcome = await withAdvisoryLock(
       deps.sql,
       `ledgersync:sync:${deps.connectionId}:${kind}`,
       async () => {
         const summary = emptySummary(kind);
-        const parsed = spec.schema.safeParse(object);
-        const item = parsed.success
-          ? { ok: true as const, value: parsed.data }
-          : { ok: false as const, id: objectId, error: parsed.error.message };
-        await processPage(deps, kind, [item], summary);
+        await processPage(deps, kind, [{ ok: true, value: object }], summary);
         summary.reported = await freezeAndSend(
           { sql: deps.sql, platform: deps.platform, connectionId: deps.connectionId, log: deps.log },
           spec.syncTypes,
@@ -122,6 +128,6 @@ export async function replayObject(
   return {
     status: 'not_found',
     kind: known,
-    message: `No transaction, reimbursement or bill ${objectId} was found on the platform. Transfers and cashbacks cannot be replayed: ${NO_SINGLE_READ} If ${objectId} is one, run \`ledgersync sync transfers\` or \`ledgersync sync cashbacks\`.`,
+    message: notFound(objectId),
   };
 }

@@ -1,5 +1,5 @@
 import { runWithinShare, WindowShare } from '../../platform/window-share.ts';
-import { type ObjectKindName, readByDate } from './kinds.ts';
+import { kindSpec, type ObjectKindName } from './kinds.ts';
 
 /**
  * Share of each rate window one kind read with one cursor is taken to need, and the least the
@@ -29,7 +29,7 @@ export async function sideBySide<T>(
   kinds: readonly ObjectKindName[],
   run: (kind: ObjectKindName) => Promise<T>,
 ): Promise<PromiseSettledResult<T>[]> {
-  const oneCursor = kinds.filter((k) => !readByDate(k));
+  const oneCursor = kinds.filter((k) => !kindSpec(k).splitDate);
   const share = new WindowShare(dateKindsShare(oneCursor.length));
   if (oneCursor.length === 0) share.release();
   let reading = oneCursor.length;
@@ -41,7 +41,7 @@ export async function sideBySide<T>(
     else share.setShare(dateKindsShare(reading));
   };
   const runs = kinds.map((kind) => {
-    if (readByDate(kind)) return runWithinShare(share, () => run(kind));
+    if (kindSpec(kind).splitDate) return runWithinShare(share, () => run(kind));
     const done = run(kind);
     done.then(finished, finished);
     return done;

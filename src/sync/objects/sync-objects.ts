@@ -1,19 +1,17 @@
 import type { Sql } from 'postgres';
 import type { ErpAdapter } from '../../erp/adapter.ts';
 import type { Logger } from '../../log.ts';
-import type { Transaction } from '../../platform/schemas/objects.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
 import { connectionAfterSwitches } from '../connection-migration/store.ts';
 import { addReport, freezeAndSend, type ReportCounts, sendFrozen } from '../reporting/index.ts';
 import { releaseClosedRequests } from '../sync-ledger/outcomes.ts';
 import { applyPage } from './apply-page.ts';
-import { KIND_SPECS, type ObjectKindName, readByDate } from './kinds.ts';
-import { planPage } from './plan-page.ts';
+import { kindSpec, type ObjectKindName } from './kinds.ts';
+import { planPage, readObjects } from './plan-page.ts';
 import type { ReadItem, SyncPlatform } from './platform-port.ts';
 import { prefetch } from './prefetch.ts';
 import { PostgresBoard, readerName } from './reading/postgres-board.ts';
 import { type ReadOptions, readKind } from './reading/read-kind.ts';
-import { createMissingVendors } from './vendor-creation.ts';
 
 export interface ObjectSyncDeps {
   sql: Sql;
@@ -145,7 +143,7 @@ async function runSync(
   options: ObjectSyncOptions,
   lockLost: AbortSignal,
 ): Promise<ObjectSyncSummary> {
-  const spec = KIND_SPECS[kind];
+  const spec = kindSpec(kind);
   const summary = emptySummary(kind);
   const started = Date.now();
   const report = { sql: deps.sql, platform: deps.platform, connectionId: deps.connectionId, log: deps.log };
@@ -261,7 +259,7 @@ async function sharedReading(
   kind: ObjectKindName,
   options: ObjectSyncOptions,
 ): Promise<Pick<ReadOptions, 'board' | 'reader' | 'role'>> {
-  if (options.syncRequestId || !readByDate(kind) || options.joinable === false) return {};
+  if (options.syncRequestId || !kindSpec(kind).splitDate || options.joinable === false) return {};
   const reader = readerName();
   if (options.joinRunId)
     return { board: PostgresBoard.join(deps.sql, options.joinRunId), reader, role: 'join' };
@@ -285,20 +283,15 @@ export async function processPage(
   summary: ObjectSyncSummary,
   syncRequestId?: string,
 ): Promise<number> {
-  const spec = KIND_SPECS[kind];
+  const spec = kindSpec(kind);
   summary.read += items.length;
-  let vendorFailures: Awaited<ReturnType<typeof createMissingVendors>>['failures'] = [];
-  if (kind === 'transactions') {
-    const parsed = items.flatMap((i) => (i.ok ? [i.value as Transaction] : []));
-    const created = await createMissingVendors(deps, parsed);
-    summary.vendorsCreated += created.vendorsCreated;
-    vendorFailures = created.failures;
-  }
-  const failedIds = new Set(vendorFailures.map((f) => f.objectId));
-  const plan = planPage(
-    spec,
-    items.filter((i) => !(i.ok && failedIds.has((i.value as { id: string }).id))),
-  );
+  // A kind's preparation (vendor creation, docs/platform.md G26) comes first; what it fails is
+  // reported failed and not planned.
+  const prepared = spec.prepare
+    ? await spec.prepare.run(deps, readObjects(items))
+    : { failures: [], vendorsCreated: 0 };
+  summary.vendorsCreated += prepared.vendorsCreated;
+  const plan = planPage(spec, items, prepared.failures);
   summary.unreadable += plan.unreadable.length;
   summary.nothingToSync += plan.nothingToSync;
   if (plan.unreadable.length > 0)
@@ -306,17 +299,9 @@ export async function processPage(
       { kind, errors: plan.unreadable.slice(0, 3) },
       'objects without a readable id were skipped',
     );
-  const planned = [
-    ...plan.items,
-    ...vendorFailures.map((failure) => ({
-      objectId: failure.objectId,
-      syncType: spec.syncTypes[0]!,
-      failure,
-    })),
-  ];
   const counts = await applyPage(
     { sql: deps.sql, erp: deps.erp, connectionId: deps.connectionId, syncRequestId },
-    planned,
+    plan.items,
   );
   summary.posted += counts.posted;
   summary.failed += counts.failed;

@@ -42,10 +42,10 @@ function failureFrom(objectId: string, error: unknown, step: string): Failure {
 
 /**
  * The transactions that need an accounting vendor, grouped by the merchant it is created from
- * (its key is the vendor write's object id); one without a merchant fails. Shared with the dry
- * run, which checks the same vendor writes instead of making them.
+ * (its key is the vendor write's object id); one without a merchant fails. The dry run
+ * (checkMissingVendors) checks the same vendor writes instead of making them.
  */
-export function vendorsToCreate(transactions: Transaction[]): {
+function vendorsToCreate(transactions: Transaction[]): {
   failures: Failure[];
   groups: Map<string, Transaction[]>;
 } {
@@ -69,7 +69,7 @@ export function vendorsToCreate(transactions: Transaction[]): {
 }
 
 /** The vendor write a group of transactions is given (idempotent by the merchant's key). */
-export function vendorWrite(key: string, group: readonly Transaction[]): VendorInput {
+function vendorWrite(key: string, group: readonly Transaction[]): VendorInput {
   return { kind: 'vendor', objectId: key, name: (group[0]?.merchant_name ?? '').trim() };
 }
 
@@ -128,4 +128,31 @@ export async function createMissingVendors(
     );
   }
   return result;
+}
+
+/**
+ * The dry run's vendor creation (G26): the transactions whose accounting vendor could not be
+ * created (no merchant, or the ERP would refuse the vendor). A vendor the ERP would accept is not
+ * created; its transactions are checked as they stand (the real run codes them to it first).
+ */
+export async function checkMissingVendors(
+  erp: ErpAdapter,
+  transactions: Transaction[],
+): Promise<{ failures: Failure[]; wouldCreateVendorsFor: number }> {
+  const { failures, groups } = vendorsToCreate(transactions);
+  const wouldCreateVendorsFor = failures.length + [...groups.values()].reduce((n, g) => n + g.length, 0);
+  if (!erp.checkMany || groups.size === 0) return { failures, wouldCreateVendorsFor };
+  const keys = [...groups.keys()];
+  const checked = await erp.checkMany(keys.map((key) => vendorWrite(key, groups.get(key)!)));
+  for (const [index, answer] of checked.entries()) {
+    if (answer.ok) continue;
+    for (const t of groups.get(keys[index]!)!)
+      failures.push({
+        objectId: t.id,
+        ok: false,
+        category: answer.error.category,
+        message: answer.error.message,
+      });
+  }
+  return { failures, wouldCreateVendorsFor };
 }

@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import type { PlatformClient } from '../../platform/client.ts';
 import type { Listing } from '../../platform/pagination.ts';
 import type { SyncType } from '../../platform/schemas/syncs.ts';
+import { kindSpec, OBJECT_KINDS, type PlatformObject } from '../objects/kinds.ts';
 import { reportedByUs } from '../sync-ledger/object-lookups.ts';
 
 export interface ExternalSync {
@@ -13,49 +14,23 @@ export interface ExternalSync {
 interface Source {
   syncType: SyncType;
   cursor: string;
-  list(
-    since: string | undefined,
-  ): Listing<{ id: string; synced_at?: string | null; created_at?: string | null }>;
+  list(since: string | undefined): Listing<PlatformObject>;
   /** The time the cursor advances to for an item. */
-  timeOf(item: { synced_at?: string | null; created_at?: string | null }): string | null;
+  timeOf(item: PlatformObject): string | null;
 }
 
+/** One source per kind, first sync type (docs/platform.md G25): what the kind's list shows synced. */
 function sources(platform: PlatformClient): Source[] {
-  const o = platform.objects;
-  const synced = (item: { synced_at?: string | null }) => item.synced_at ?? null;
-  return [
-    {
-      syncType: 'TRANSACTION_SYNC',
-      cursor: 'reconcile:transactions',
-      timeOf: synced,
-      list: (since) => o.transactions({ sync_status: 'SYNCED', ...(since ? { synced_after: since } : {}) }),
-    },
-    {
-      syncType: 'REIMBURSEMENT_SYNC',
-      cursor: 'reconcile:reimbursements',
-      timeOf: synced,
-      list: (since) => o.reimbursements({ sync_status: 'SYNCED', ...(since ? { synced_after: since } : {}) }),
-    },
-    {
-      syncType: 'TRANSFER_SYNC',
-      cursor: 'reconcile:transfers',
-      timeOf: synced,
-      list: (since) => o.transfers({ sync_status: 'SYNCED', ...(since ? { synced_after: since } : {}) }),
-    },
-    {
-      syncType: 'STATEMENT_CREDIT_SYNC',
-      cursor: 'reconcile:cashbacks',
-      timeOf: synced,
-      list: (since) => o.cashbacks({ sync_status: 'SYNCED', ...(since ? { synced_after: since } : {}) }),
-    },
-    // Bills have no sync-time filter, only from_created_at (docs/platform.md G11).
-    {
-      syncType: 'BILL_SYNC',
-      cursor: 'reconcile:bills',
-      timeOf: (item) => item.created_at ?? null,
-      list: (since) => o.bills({ sync_status: 'BILL_SYNCED', ...(since ? { from_created_at: since } : {}) }),
-    },
-  ];
+  return OBJECT_KINDS.map((kind) => {
+    const { list, synced, syncTypes } = kindSpec(kind);
+    return {
+      syncType: syncTypes[0]!,
+      cursor: `reconcile:${kind}`,
+      timeOf: (item) => synced.timeOf(item),
+      list: (since) =>
+        platform.objects.list(list, { ...synced.query, ...(since ? { [synced.since]: since } : {}) }),
+    };
+  });
 }
 
 async function readCursor(sql: Sql, connectionId: string, name: string): Promise<string | undefined> {

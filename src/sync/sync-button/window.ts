@@ -1,30 +1,33 @@
-import type { ObjectKindName } from '../objects/kinds.ts';
+import type { SyncType } from '../../platform/schemas/syncs.ts';
+import {
+  type ButtonFlag,
+  type ButtonObjectType,
+  kindSpec,
+  OBJECT_KINDS,
+  type ObjectKindName,
+} from '../objects/kinds.ts';
 
 /** docs/platform.md G29: unposted requested rows are marked failed after 5 minutes. */
 export const SYNC_WINDOW_MS = 5 * 60_000;
 
-export type ButtonObjectType = 'TRANSACTION' | 'REIMBURSEMENT';
+export type { ButtonObjectType };
 
 export interface ButtonObjectSpec {
   kind: ObjectKindName;
-  syncType: 'TRANSACTION_SYNC' | 'REIMBURSEMENT_SYNC';
+  syncType: SyncType;
   /** The connection setting that turns the button on (docs/platform.md G28, F6). */
-  flag: 'transaction_sync_button_enabled' | 'reimbursement_sync_button_enabled';
+  flag: ButtonFlag;
 }
 
-/** The two kinds the sync button exists for (docs/platform.md G12: *.sync_requested). */
-export const BUTTON_OBJECTS: Record<ButtonObjectType, ButtonObjectSpec> = {
-  TRANSACTION: {
-    kind: 'transactions',
-    syncType: 'TRANSACTION_SYNC',
-    flag: 'transaction_sync_button_enabled',
-  },
-  REIMBURSEMENT: {
-    kind: 'reimbursements',
-    syncType: 'REIMBURSEMENT_SYNC',
-    flag: 'reimbursement_sync_button_enabled',
-  },
-};
+/** The kinds the sync button exists for, by object type (the registry's `syncButton`, G28). */
+export const BUTTON_OBJECTS = Object.fromEntries(
+  OBJECT_KINDS.flatMap((kind) => {
+    const { syncButton, syncTypes } = kindSpec(kind);
+    return syncButton
+      ? [[syncButton.objectType, { kind, syncType: syncTypes[0]!, flag: syncButton.flag }]]
+      : [];
+  }),
+) as Record<ButtonObjectType, ButtonObjectSpec>;
 
 /**
  * When the platform closes the request: 5 minutes from the event's created_at, or from when it

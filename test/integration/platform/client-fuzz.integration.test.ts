@@ -4,6 +4,7 @@ import { silentLogger } from '../../../src/log.ts';
 import type { PlatformClient } from '../../../src/platform/client.ts';
 import { PlatformError, UnexpectedResponseError } from '../../../src/platform/errors.ts';
 import type { ItemResult } from '../../../src/platform/parse.ts';
+import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { AnswerFuzz } from './support/answer-fuzz.ts';
 import {
@@ -150,27 +151,32 @@ const pageCases: PageCase[] = [
     name: 'transactions',
     path: '/transactions',
     make: () => fuzz.transaction(),
-    read: (c) => c.objects.readyTransactions(),
+    read: (c) => c.objects.ready(KIND_SPECS.transactions.list),
   },
   {
     name: 'reimbursements',
     path: '/reimbursements',
     make: () => fuzz.reimbursement(),
-    read: (c) => c.objects.readyReimbursements(),
+    read: (c) => c.objects.ready(KIND_SPECS.reimbursements.list),
   },
   {
     name: 'transfers',
     path: '/transfers',
     make: () => fuzz.transfer(),
-    read: (c) => c.objects.readyTransfers(),
+    read: (c) => c.objects.ready(KIND_SPECS.transfers.list),
   },
   {
     name: 'cashbacks',
     path: '/cashbacks',
     make: () => fuzz.transfer(),
-    read: (c) => c.objects.readyCashbacks(),
+    read: (c) => c.objects.ready(KIND_SPECS.cashbacks.list),
   },
-  { name: 'bills', path: '/bills', make: () => fuzz.bill(), read: (c) => c.objects.readyBills() },
+  {
+    name: 'bills',
+    path: '/bills',
+    make: () => fuzz.bill(),
+    read: (c) => c.objects.ready(KIND_SPECS.bills.list),
+  },
   { name: 'entities', path: '/entities', make: () => fuzz.entity(), read: (c) => c.entities.list() },
 ];
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { okValues } from '../../../src/platform/parse.ts';
 import type { SyncOutcome } from '../../../src/platform/resources/syncs.ts';
 import type { RunningStub } from '../../../src/stub/index.ts';
+import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { capturingLogger } from './support/capture-log.ts';
 import { addClient, control, effects, startTestStub, testClient } from './support/stub.ts';
@@ -46,7 +47,7 @@ async function runUnderFaults(mode: 'replay' | 'error_7005') {
   });
   running.push(client);
 
-  const ready = await client.objects.readyTransactions().collect();
+  const ready = await client.objects.ready(KIND_SPECS.transactions.list).collect();
   expect(ready.failures).toEqual([]);
   const ids = ready.values.map((t) => t.id);
   const batches: string[][] = [];

@@ -3,6 +3,7 @@ import { PlatformError, UnexpectedResponseError } from '../../../src/platform/er
 import type { ItemResult } from '../../../src/platform/parse.ts';
 import type { Transaction } from '../../../src/platform/schemas/objects.ts';
 import type { RunningStub } from '../../../src/stub/index.ts';
+import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { capturingLogger } from './support/capture-log.ts';
 import { addClient, type Credentials, control, effects, startTestStub, testClient } from './support/stub.ts';
@@ -39,7 +40,7 @@ describe('pagination (docs/platform.md F4)', () => {
   it('F4: paging 10,000 objects returns each exactly once, in order, 100 a page', async () => {
     const before = (await effects(stub)).arrivals.length;
     const seen: ItemResult<Transaction>[] = [];
-    for await (const item of client.objects.transactions()) seen.push(item);
+    for await (const item of client.objects.list(KIND_SPECS.transactions.list)) seen.push(item);
     expect(seen.every((r) => r.ok)).toBe(true);
     expect(idsOf(seen)).toEqual(expectedIds);
     const pages = (await effects(stub)).arrivals.slice(before).filter((a) => a.route === '/transactions');
@@ -47,12 +48,14 @@ describe('pagination (docs/platform.md F4)', () => {
   });
 
   it('F4: pages can be resumed from a saved page.next link', async () => {
-    const pages = client.objects.transactions().pages();
+    const pages = client.objects.list(KIND_SPECS.transactions.list).pages();
     const first = (await pages.next()).value!;
     await pages.return(undefined);
     expect(first.next).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/developer\/v1\/transactions\?/);
     const rest: ItemResult<Transaction>[] = [];
-    for await (const page of client.objects.transactions().pages({ resumeFrom: first.next! }))
+    for await (const page of client.objects
+      .list(KIND_SPECS.transactions.list)
+      .pages({ resumeFrom: first.next! }))
       rest.push(...page.items);
     expect(idsOf([...first.items, ...rest])).toEqual(expectedIds);
   });
@@ -60,7 +63,7 @@ describe('pagination (docs/platform.md F4)', () => {
   it('F43: a page.next that leads to another list ends the read with an error after the page in hand', async () => {
     await control(stub, 'PUT', '/__stub/faults', { page_links: { '/transactions': 'other_list' } });
     try {
-      const pages = client.objects.transactions().pages();
+      const pages = client.objects.list(KIND_SPECS.transactions.list).pages();
       const first = (await pages.next()).value!;
       expect(first.items).toHaveLength(100);
       const before = (await effects(stub)).arrivals.length;
@@ -79,7 +82,7 @@ describe('pagination (docs/platform.md F4)', () => {
   });
 
   it('F43: a next page that answers 404 ends the read with that error; the first page was handed on', async () => {
-    const pages = client.objects.transactions().pages();
+    const pages = client.objects.list(KIND_SPECS.transactions.list).pages();
     const first = (await pages.next()).value!;
     expect(first.items.every((i: ItemResult<Transaction>) => i.ok)).toBe(true);
     await control(stub, 'PUT', '/__stub/faults', { missing_routes: ['GET /transactions'] });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../../src/app/connection.ts';
 import { silentLogger } from '../../../src/log.ts';
+import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
 import { useTestDatabase } from '../../support/db.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import {
@@ -176,7 +177,7 @@ describe('nullable fields (docs/platform.md F37, F38)', () => {
         trip_id: null,
       }),
     );
-    const { values, failures } = await client().objects.reimbursements().collect();
+    const { values, failures } = await client().objects.list(KIND_SPECS.reimbursements.list).collect();
     expect(failures).toEqual([]);
     expect(values[0]).toMatchObject({ id: 'rmb-1', memo: null });
   });
@@ -192,7 +193,7 @@ describe('nullable fields (docs/platform.md F37, F38)', () => {
         merchant_location: null,
       }),
     );
-    const { values, failures } = await client().objects.transactions().collect();
+    const { values, failures } = await client().objects.list(KIND_SPECS.transactions.list).collect();
     expect(failures).toEqual([]);
     expect(values.map((v) => v.id)).toEqual(['txn-1']);
   });
@@ -210,7 +211,7 @@ describe('nullable fields (docs/platform.md F37, F38)', () => {
     server.answer = answering(3600, () => ({
       body: { data: [bill('bill-1', { id: null }), bill('bill-2', {})], page: { next: null } },
     }));
-    const { values, failures } = await client().objects.bills().collect();
+    const { values, failures } = await client().objects.list(KIND_SPECS.bills.list).collect();
     expect(failures).toEqual([]);
     expect(values.map((v) => [v.id, v.paid_at, v.payment?.payment_date])).toEqual([
       ['bill-1', null, '2026-01-05'],

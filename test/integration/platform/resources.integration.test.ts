@@ -9,6 +9,7 @@ import {
 } from '../../../src/platform/errors.ts';
 import { okValues } from '../../../src/platform/parse.ts';
 import type { RunningStub } from '../../../src/stub/index.ts';
+import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { capturingLogger } from './support/capture-log.ts';
 import { addClient, type Credentials, control, startTestStub, testClient } from './support/stub.ts';
@@ -152,19 +153,19 @@ describe('reads: entities, platform vendors, ready objects (F16)', () => {
   });
 
   it('F16: ready transactions parse, and a single one can be re-read', async () => {
-    const { values, failures } = await client.objects.readyTransactions().collect();
+    const { values, failures } = await client.objects.ready(KIND_SPECS.transactions.list).collect();
     expect(failures).toEqual([]);
     expect(values.length).toBeGreaterThan(0);
     expect(values.every((t) => t.sync_status === 'SYNC_READY')).toBe(true);
-    expect((await client.objects.transaction(values[0]!.id)).id).toBe(values[0]!.id);
-    const bills = await client.objects.readyBills().collect();
+    expect((await client.objects.one(KIND_SPECS.transactions.list, values[0]!.id)).id).toBe(values[0]!.id);
+    const bills = await client.objects.ready(KIND_SPECS.bills.list).collect();
     expect(bills.failures).toEqual([]);
   });
 });
 
 describe('syncs (docs/platform.md F14, F15, F19)', () => {
   it('F14, F15: posts results once; the same key and body replays; another body is a conflict', async () => {
-    const { values } = await client.objects.readyTransactions({ page_size: 2 }).collect();
+    const { values } = await client.objects.ready(KIND_SPECS.transactions.list, { page_size: 2 }).collect();
     const [first, second] = values;
     const body = {
       idempotency_key: 'resources-sync-1',
@@ -186,10 +187,14 @@ describe('syncs (docs/platform.md F14, F15, F19)', () => {
   });
 
   it('F19: marks transactions ready to sync', async () => {
-    const { values } = await client.objects.transactions({ sync_status: 'NOT_SYNC_READY' }).collect();
+    const { values } = await client.objects
+      .list(KIND_SPECS.transactions.list, { sync_status: 'NOT_SYNC_READY' })
+      .collect();
     if (values.length === 0) return;
     await client.syncs.markReadyToSync({ object_type: 'TRANSACTION', object_ids: [values[0]!.id] });
-    expect((await client.objects.transaction(values[0]!.id)).sync_status).toBe('SYNC_READY');
+    expect((await client.objects.one(KIND_SPECS.transactions.list, values[0]!.id)).sync_status).toBe(
+      'SYNC_READY',
+    );
   });
 
   it('F2: a direct connection refuses sync marking with DirectConnectionError', async () => {

@@ -1,5 +1,5 @@
 import type { Logger } from '../../../log.ts';
-import { type ObjectKindName, readByDate } from '../kinds.ts';
+import { kindSpec, type ObjectKindName, type PlatformObject } from '../kinds.ts';
 import type { ReadItem, ReadPage, SyncPlatform } from '../platform-port.ts';
 import type { RangeBoard } from './range-board.ts';
 import { readSplit } from './split-reader.ts';
@@ -32,12 +32,15 @@ export interface ReadOptions {
   log?: Logger;
 }
 
-/** The date `from_date` / `to_date` filter transactions on (docs/platform.md F23, G4). */
-function transactionDate(item: ReadItem): number | null {
-  if (!item.ok) return null;
-  const at = (item.value as { user_transaction_time?: string | null }).user_transaction_time;
-  const ms = at ? Date.parse(at) : Number.NaN;
-  return Number.isFinite(ms) ? ms : null;
+/** The date a kind's list filters on (docs/platform.md F23, G4), in ms; null when it has none. */
+function dateOf(kind: ObjectKindName): (item: ReadItem) => number | null {
+  const splitDate = kindSpec(kind).splitDate;
+  return (item) => {
+    if (!item.ok || !splitDate) return null;
+    const at = splitDate(item.value as PlatformObject);
+    const ms = at ? Date.parse(at) : Number.NaN;
+    return Number.isFinite(ms) ? ms : null;
+  };
 }
 
 /**
@@ -51,9 +54,9 @@ export function readKind(
   options: ReadOptions,
 ): AsyncIterable<ReadPage> {
   const requestedToSync = options.requestedToSync === true;
-  if (!readByDate(kind) || requestedToSync) return platform.readyPages(kind, { requestedToSync });
+  if (!kindSpec(kind).splitDate || requestedToSync) return platform.readyPages(kind, { requestedToSync });
   return readSplit(
-    { pages: (range) => platform.readyPages(kind, { range }), dateOf: transactionDate },
+    { pages: (range) => platform.readyPages(kind, { range }), dateOf: dateOf(kind) },
     {
       cursors: Math.max(1, options.slices ?? 1),
       ...(options.board ? { board: options.board } : {}),

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMinor } from '../../../../src/erp/money.ts';
 import { silentLogger } from '../../../../src/log.ts';
 import { currencyExponent, toMinorUnits } from '../../../../src/money.ts';
+import { KIND_SPECS } from '../../../../src/sync/objects/kinds.ts';
 import { syncObjects } from '../../../../src/sync/objects/sync-objects.ts';
 import { useSyncWorld } from '../../../support/sync-world.ts';
 
@@ -62,7 +63,7 @@ beforeAll(async () => {
     unknown_coding_fraction: 0,
     vendor_creation_fraction: 0,
   });
-  const ready = (await world.platform.objects.readyTransactions().collect()).values;
+  const ready = (await world.platform.objects.ready(KIND_SPECS.transactions.list).collect()).values;
   const split = ready.filter((t) => t.line_items.length >= 2);
   const whole = ready.filter((t) => t.line_items.length < 2);
   expect(split.length).toBeGreaterThan(0);

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
+import { KIND_SPECS } from '../../../../src/sync/objects/kinds.ts';
 import { sendFrozen } from '../../../../src/sync/reporting/index.ts';
 import { runSyncButton } from '../../../../src/sync/sync-button/run-sync-button.ts';
 import { CLEAN_HISTORY, checkHistory } from '../../../support/history-check.ts';
@@ -57,7 +58,9 @@ function startChild(): Promise<{ code: number | null; stderr: string }> {
 }
 
 async function readyIds(requestedToSync = false): Promise<string[]> {
-  const listed = await world.platform.objects.readyTransactions({ requestedToSync }).collect();
+  const listed = await world.platform.objects
+    .ready(KIND_SPECS.transactions.list, { requestedToSync })
+    .collect();
   return listed.values.map((t) => t.id);
 }
 

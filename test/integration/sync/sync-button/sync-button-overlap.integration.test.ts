@@ -4,6 +4,7 @@ import type { ErpAdapter } from '../../../../src/erp/adapter.ts';
 import { transient } from '../../../../src/erp/errors.ts';
 import type { ErpWrite, WriteResult } from '../../../../src/erp/types.ts';
 import { syncButtonJobId, watchdogJobId } from '../../../../src/queue/job-ids.ts';
+import { KIND_SPECS } from '../../../../src/sync/objects/kinds.ts';
 import { SYNC_TOO_LONG } from '../../../../src/sync/sync-button/answer-unfinished.ts';
 import { capturedLog } from '../../../support/captured-log.ts';
 import { useTestRedis } from '../../../support/redis.ts';
@@ -76,7 +77,9 @@ beforeAll(async () => {
     synced_fraction: 0,
     vendor_creation_fraction: 0,
   });
-  ready = (await world.platform.objects.readyTransactions().collect()).values.map((t) => t.id);
+  ready = (await world.platform.objects.ready(KIND_SPECS.transactions.list).collect()).values.map(
+    (t) => t.id,
+  );
   expect(ready.length).toBeGreaterThanOrEqual(40);
 });
 
@@ -123,7 +126,9 @@ async function attributed(p: Press): Promise<string[]> {
 }
 
 async function requestedNow(): Promise<string[]> {
-  const listed = await world.platform.objects.readyTransactions({ requestedToSync: true }).collect();
+  const listed = await world.platform.objects
+    .ready(KIND_SPECS.transactions.list, { requestedToSync: true })
+    .collect();
   return listed.values.map((t) => t.id).sort();
 }
 

@@ -2,6 +2,7 @@ import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
 import { makeId, parseId } from '../../../../src/stub/core/ids.ts';
+import { KIND_SPECS } from '../../../../src/sync/objects/kinds.ts';
 import { useTestRedis } from '../../../support/redis.ts';
 import { useSyncWorld } from '../../../support/sync-world.ts';
 import { waitFor } from '../../support.ts';
@@ -35,7 +36,7 @@ beforeAll(async () => {
     synced_fraction: 0,
     vendor_creation_fraction: 0,
   });
-  for await (const page of world.platform.objects.readyTransactions().pages()) {
+  for await (const page of world.platform.objects.ready(KIND_SPECS.transactions.list).pages()) {
     const first = page.items[0];
     if (first?.ok) firstId = first.value.id;
     break;
