@@ -150,10 +150,20 @@ async function runSync(
   const button = options.syncRequestId ? { syncRequestId: options.syncRequestId } : {};
   const joining = Boolean(options.joinRunId);
   // Batches an earlier run froze but could not send go first, exactly as frozen (F15). A press
-  // leaves a batch another sender holds to it rather than wait (reporting/report-results.ts freezeAndSend).
-  const whenLeased = options.syncRequestId ? ('skip' as const) : ('wait' as const);
+  // sends only its own, and leaves one another sender holds to it rather than wait
+  // (reporting/report-results.ts freezeAndSend): the bulk run's batches (5,000 items a post) are
+  // that run's to send, and a press that posted them before each of its pages kept its rows
+  // waiting (docs/platform.md G28).
   if (!joining)
-    addReport(summary.reported, await sendFrozen(report, { syncTypes: spec.syncTypes, whenLeased }));
+    addReport(
+      summary.reported,
+      await sendFrozen(report, {
+        syncTypes: spec.syncTypes,
+        ...(options.syncRequestId
+          ? { syncRequestId: options.syncRequestId, whenLeased: 'skip' as const }
+          : { whenLeased: 'wait' as const }),
+      }),
+    );
   const shared = await sharedReading(deps, kind, options);
 
   let sending: Promise<void> = Promise.resolve();
