@@ -5,7 +5,7 @@ import {
   parseScopes,
 } from '../../../src/platform/schemas/auth.ts';
 import { ApiError } from './core/errors.ts';
-import type { TokenInfo } from './core/router.ts';
+import type { TokenInfo } from './core/route.ts';
 import { AuthorizationCodes } from './oauth/codes.ts';
 import { type OAuthConfig, OAuthGrants } from './oauth/grants.ts';
 

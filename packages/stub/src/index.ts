@@ -1,4 +1,3 @@
-import type { Socket } from 'node:net';
 import { type Logger, silentLogger } from '../../../src/log.ts';
 import { API_PREFIX } from '../../../src/platform/schemas/common.ts';
 import { DEFAULT_RATE_LIMIT } from './rules/rate-limit.ts';
@@ -60,21 +59,10 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
       latencyMs: options.latencyMs ?? options.config?.latencyMs ?? 0,
     },
   });
-  const { server, stopping } = createStubServer(state);
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
+  const { app, stopping } = createStubServer(state);
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const tick = setInterval(() => sweepSyncWindow(state), SWEEP_INTERVAL_MS);
@@ -83,13 +71,12 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
 
   let closing: Promise<void> | null = null;
   const close = () => {
-    closing ??= new Promise<void>((resolve) => {
+    closing ??= (async () => {
       clearInterval(tick);
       stopping.abort();
       state.webhooks.stop();
-      server.close(() => resolve());
-      for (const socket of sockets) socket.destroy();
-    });
+      await app.close();
+    })();
     return closing;
   };
   return { url, apiUrl: url + API_PREFIX, state, close };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_PREFIX, ErrorBody } from '../../../src/platform/schemas/common.ts';
-import type { RouteDef } from './core/router.ts';
+import type { RouteDef } from './core/route.ts';
 
 /**
  * OpenAPI 3.1 document of the platform routes, generated from the same zod schemas the routes

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { API_PREFIX, TRACE_ID_HEADER } from '../../../src/platform/schemas/common.ts';
-import { errorBody } from './core/errors.ts';
-import { parseBody, readRawBody, sendJson } from './core/http.ts';
-import { type Method, queryObject, Router } from './core/router.ts';
+import { ApiError, errorBody } from './core/errors.ts';
+import { MAX_BODY_BYTES, parseBody, queryObject, sendJson } from './core/http.ts';
+import type { Method, RouteDef } from './core/route.ts';
+import { METHODS, type PathRoutes, routesByPath } from './core/route-table.ts';
 import { AUTHORIZE_PATH, handleAuthorize } from './oauth/authorize.ts';
 import { buildOpenApi } from './openapi.ts';
-import { handlePlatform, toApiError } from './pipeline.ts';
+import { handlePlatform, toApiError } from './platform-request.ts';
 import { accountingVendorRoutes } from './routes/accounting-vendors.ts';
 import { authRoutes } from './routes/auth.ts';
 import { connectionRoutes } from './routes/connection.ts';
@@ -24,14 +25,16 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import type { StubState } from './state.ts';
 
 /**
- * The stub's HTTP server on node:http: platform routes under /developer/v1 (rate limited,
- * authenticated, fault-injected), control routes under /__stub (none of that), /openapi.json,
- * and the authorization endpoint /oauth/authorize (docs/platform.md F44).
- * Every response carries x-trace-id (docs/platform.md F2).
+ * The stub's HTTP server, on fastify as the worker's is: platform routes under /developer/v1
+ * (rate limited, authenticated, fault-injected: platform-request.ts), control routes under
+ * /__stub (none of that), /openapi.json, and the authorization endpoint /oauth/authorize
+ * (docs/platform.md F44). Every response carries x-trace-id (docs/platform.md F2). fastify finds
+ * the route; bodies reach the routes raw, so the platform's own rules decide what a body that is
+ * not JSON, or none at all, answers (F29), after the rate limit and the faults.
  */
 
-export function platformRouter(): Router {
-  return new Router().add(
+export function platformRoutes(): RouteDef[] {
+  return [
     ...authRoutes,
     ...connectionRoutes,
     ...glAccountRoutes,
@@ -42,90 +45,150 @@ export function platformRouter(): Router {
     ...objectRoutes,
     ...syncRoutes,
     ...webhookRoutes,
-  );
+  ];
 }
 
-export function controlRouter(): Router {
-  return new Router().add(
-    ...controlWorldRoutes,
-    ...controlObserveRoutes,
-    ...controlConfigRoutes,
-    ...controlOAuthRoutes,
-  );
+export function controlRoutes(): RouteDef[] {
+  return [...controlWorldRoutes, ...controlObserveRoutes, ...controlConfigRoutes, ...controlOAuthRoutes];
 }
 
 export interface StubServer {
-  server: Server;
+  app: FastifyInstance;
   /** Aborted on close: pending latency waits end at once. */
   stopping: AbortController;
 }
 
+const isUnder = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+const pathOf = (request: FastifyRequest) => new URL(request.url, 'http://stub.local').pathname;
+
 export function createStubServer(state: StubState): StubServer {
-  const platform = platformRouter();
-  const control = controlRouter();
+  const platform = platformRoutes();
   let openapi: string | null = null;
   const stopping = new AbortController();
   let traceSeq = 0;
   const tracePrefix = randomBytes(4).toString('hex');
 
-  const server = createServer((req, res) => {
-    res.setHeader(TRACE_ID_HEADER, `${tracePrefix}-${(++traceSeq).toString(16)}`);
-    const url = new URL(req.url ?? '/', 'http://stub.local');
-    const path = url.pathname;
-    let work: Promise<void>;
-    if (path === '/openapi.json' || path === `${API_PREFIX}/openapi.json`) {
-      openapi ??= JSON.stringify(buildOpenApi(platform.all));
-      sendJson(res, 200, openapi);
-      return;
-    }
-    if (path === '/__stub' || path.startsWith('/__stub/'))
-      work = handleControl(state, control, req, res, url);
-    else if (path === AUTHORIZE_PATH) work = handleAuthorize(state, req, res, url);
-    else if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
-      work = handlePlatform(state, platform, req, res, url, stopping.signal);
-    } else {
-      sendJson(res, 404, errorBody('DEVELOPER_7404', `no route ${path}`));
-      return;
-    }
-    work.catch((err: unknown) => {
-      const error = toApiError(err, state);
-      sendJson(res, error.status, error.toBody());
-    });
+  const traceId = (reply: FastifyReply) =>
+    // On the raw response, so that every answer carries it, hijacked ones too.
+    reply.raw.setHeader(TRACE_ID_HEADER, `${tracePrefix}-${(++traceSeq).toString(16)}`);
+  const unrouted = (request: FastifyRequest, reply: FastifyReply) => {
+    const path = pathOf(request);
+    if (isUnder(path, API_PREFIX))
+      return handlePlatform(state, request, reply, { match: null, pathExists: false }, stopping.signal);
+    const message = isUnder(path, '/__stub')
+      ? `no control route ${request.method} ${path}`
+      : `no route ${path}`;
+    sendJson(reply, 404, errorBody('DEVELOPER_7404', message));
+  };
+
+  const app = Fastify({
+    logger: false,
+    // A path fastify cannot decode (a bad %-escape) is a path no route has, as for any other.
+    frameworkErrors: (_error, request, reply) => {
+      traceId(reply);
+      return unrouted(request, reply);
+    },
+    bodyLimit: MAX_BODY_BYTES,
+    keepAliveTimeout: 5_000,
+    // Closing ends every connection at once, a held (stalled) one too.
+    forceCloseConnections: true,
+    // Platform paths match by their segments: a trailing or doubled slash is the same path.
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      ignoreDuplicateSlashes: true,
+      maxParamLength: 1_000,
+      querystringParser: (query) => queryObject(new URLSearchParams(query)),
+    },
+    exposeHeadRoutes: false,
   });
-  server.keepAliveTimeout = 5_000;
-  return { server, stopping };
+  // Bodies stay raw until the route's rules have run (core/http.ts parseBody).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (_request, reply) => {
+    traceId(reply);
+  });
+
+  for (const url of ['/openapi.json', `${API_PREFIX}/openapi.json`]) {
+    app.route({
+      method: [...METHODS],
+      url,
+      handler: async (_request, reply) => {
+        openapi ??= JSON.stringify(buildOpenApi(platform));
+        sendJson(reply, 200, openapi);
+      },
+    });
+  }
+  app.route({
+    method: [...METHODS],
+    url: AUTHORIZE_PATH,
+    handler: (req, reply) => handleAuthorize(state, req, reply),
+  });
+
+  for (const routes of routesByPath(platform)) {
+    app.route({
+      method: [...METHODS],
+      url: API_PREFIX + routes.path,
+      handler: (request, reply) => {
+        const match = routes.match(request.method, request.params as Record<string, string>);
+        return handlePlatform(state, request, reply, { match, pathExists: true }, stopping.signal);
+      },
+    });
+  }
+  for (const routes of routesByPath(controlRoutes())) {
+    app.route({
+      method: [...METHODS],
+      url: routes.path,
+      handler: (request, reply) => handleControl(state, routes, request, reply),
+    });
+  }
+
+  app.setNotFoundHandler(unrouted);
+  app.setErrorHandler((error, _request, reply) => {
+    // fastify's own refusal before a route runs: a body past the limit.
+    const code = (error as { code?: string }).code;
+    const answer =
+      code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? new ApiError('DEVELOPER_7001', 'request body too large', {}, 413)
+        : toApiError(error, state);
+    sendJson(reply, answer.status, answer.toBody());
+  });
+  return { app, stopping };
 }
 
 async function handleControl(
   state: StubState,
-  router: Router,
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: URL,
+  routes: PathRoutes,
+  request: FastifyRequest,
+  reply: FastifyReply,
 ): Promise<void> {
-  const method = (req.method ?? 'GET').toUpperCase() as Method;
-  const { match, pathExists } = router.match(method, url.pathname);
-  const raw = await readRawBody(req);
+  const method = request.method.toUpperCase() as Method;
+  const path = pathOf(request);
+  const match = routes.match(method, request.params as Record<string, string>);
   if (!match) {
-    const status = pathExists ? 405 : 404;
-    sendJson(res, status, errorBody('DEVELOPER_7404', `no control route ${method} ${url.pathname}`));
+    sendJson(reply, 405, errorBody('DEVELOPER_7404', `no control route ${method} ${path}`));
     return;
   }
-  const parsed = parseBody(raw, req.headers['content-type'], false);
-  const reply = await match.def.handler({
-    req,
-    method,
-    path: url.pathname,
-    params: match.params,
-    query: queryObject(url.searchParams),
-    body: parsed.value,
-    bodyKind: parsed.kind,
-    headers: req.headers,
-    state,
-    auth: null,
-    ip: req.socket.remoteAddress ?? 'unknown',
-    origin: `http://${req.headers.host ?? 'localhost'}`,
-    now: state.now(),
-  });
-  sendJson(res, reply.status, reply.body, reply.headers);
+  try {
+    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const parsed = parseBody(raw, request.headers['content-type'], false);
+    const answer = await match.def.handler({
+      method,
+      path,
+      params: match.params,
+      query: request.query as Record<string, string>,
+      body: parsed.value,
+      bodyKind: parsed.kind,
+      headers: request.headers,
+      state,
+      auth: null,
+      ip: request.raw.socket.remoteAddress ?? 'unknown',
+      origin: `http://${request.headers.host ?? 'localhost'}`,
+      now: state.now(),
+    });
+    sendJson(reply, answer.status, answer.body, answer.headers);
+  } catch (err) {
+    const error = toApiError(err, state);
+    sendJson(reply, error.status, error.toBody());
+  }
 }

@@ -1,22 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyReply } from 'fastify';
 import { ApiError } from './errors.ts';
 
-/** Reading requests and writing JSON answers on node:http. */
+/** Reading requests (fastify hands over the raw body) and writing JSON answers through fastify. */
 
-/** Largest body accepted: 5,000 sync items with long messages fit well within it. */
+/** Largest body accepted (fastify's bodyLimit): 5,000 sync items with long messages fit well within it. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
-
-export async function readRawBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > MAX_BODY_BYTES) throw new ApiError('DEVELOPER_7001', 'request body too large', {}, 413);
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
-}
 
 export type BodyKind = 'json' | 'form' | 'empty';
 
@@ -44,24 +33,35 @@ export function parseBody(raw: Buffer, contentType: string | undefined, allowFor
   }
 }
 
+/** First value of each query parameter (the platform reads no repeated parameter). */
+export function queryObject(search: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of search) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+/**
+ * A JSON answer, serialised here (JSON.stringify, as the platform's answers) rather than by
+ * fastify; nothing once the answer is sent or the socket is gone.
+ */
 export function sendJson(
-  res: ServerResponse,
+  reply: FastifyReply,
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  if (res.headersSent || res.destroyed) return;
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  if (body === undefined || status === 204) {
-    res.statusCode = status;
-    res.end();
+  if (reply.sent) return;
+  // A client that is gone hears nothing; fastify is told the answer is dealt with.
+  if (reply.raw.destroyed) {
+    reply.hijack();
     return;
   }
-  const payload = typeof body === 'string' ? body : JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('content-type', 'application/json; charset=utf-8');
-  res.setHeader('content-length', Buffer.byteLength(payload));
-  res.end(payload);
+  reply.code(status).headers(headers);
+  if (body === undefined || status === 204) {
+    reply.send();
+    return;
+  }
+  reply.type('application/json; charset=utf-8').send(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
 /** Source IP of a request, as the platform counts it for its rate limit (F3). */

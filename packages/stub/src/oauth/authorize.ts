@@ -1,7 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_CLIENT } from '../auth.ts';
-import { readRawBody } from '../core/http.ts';
-import { queryObject } from '../core/router.ts';
+import { queryObject } from '../core/http.ts';
 import type { StubState } from '../state.ts';
 import { consentPage, refusalPage } from './consent-page.ts';
 import { OFFLINE_ACCESS } from './grants.ts';
@@ -22,24 +21,24 @@ type Params = Record<string, string>;
 
 export async function handleAuthorize(
   state: StubState,
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: URL,
+  request: FastifyRequest,
+  reply: FastifyReply,
 ): Promise<void> {
-  const method = (req.method ?? 'GET').toUpperCase();
+  const method = request.method.toUpperCase();
   if (method !== 'GET' && method !== 'POST') {
-    return sendHtml(res, 405, refusalPage(`method ${method} not allowed`), { allow: 'GET, POST' });
+    return sendHtml(reply, 405, refusalPage(`method ${method} not allowed`), { allow: 'GET, POST' });
   }
+  const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
   const params: Params =
     method === 'GET'
-      ? queryObject(url.searchParams)
-      : queryObject(new URLSearchParams((await readRawBody(req)).toString('utf8')));
+      ? queryObject(new URL(request.url, 'http://stub.local').searchParams)
+      : queryObject(new URLSearchParams(raw.toString('utf8')));
   const refusal = untrustedRequest(state, params);
-  if (refusal) return sendHtml(res, 400, refusalPage(refusal));
+  if (refusal) return sendHtml(reply, 400, refusalPage(refusal));
   const redirect = new URL(params.redirect_uri!);
   const back = (query: Params) => {
     for (const [k, v] of Object.entries({ ...query, state: params.state! })) redirect.searchParams.set(k, v);
-    res.writeHead(302, { location: redirect.toString(), 'cache-control': 'no-store' }).end();
+    reply.code(302).headers({ location: redirect.toString(), 'cache-control': 'no-store' }).send();
   };
   // From here the redirect URI is trusted: problems travel back to it (RFC 6749 4.1.2.1).
   if (params.response_type !== 'code') return back({ error: 'unsupported_response_type' });
@@ -55,10 +54,10 @@ export async function handleAuthorize(
       error_description: `not granted to this app: ${refused.join(' ')}`,
     });
   }
-  if (method === 'GET') return sendHtml(res, 200, consentPage(params, scopes));
+  if (method === 'GET') return sendHtml(reply, 200, consentPage(params, scopes));
   if (params.decision === 'deny') return back({ error: 'access_denied' });
   if (params.decision !== 'approve')
-    return sendHtml(res, 400, refusalPage('decision must be approve or deny'));
+    return sendHtml(reply, 400, refusalPage('decision must be approve or deny'));
   const code = state.auth.codes.issue({
     clientId: client.clientId,
     redirectUri: params.redirect_uri!,
@@ -83,17 +82,13 @@ function untrustedRequest(state: StubState, params: Params): string | null {
 }
 
 function sendHtml(
-  res: ServerResponse,
+  reply: FastifyReply,
   status: number,
   html: string,
   headers: Record<string, string> = {},
 ): void {
-  res
-    .writeHead(status, {
-      ...headers,
-      'content-type': 'text/html; charset=utf-8',
-      'content-length': String(Buffer.byteLength(html)),
-      'cache-control': 'no-store',
-    })
-    .end(html);
+  reply
+    .code(status)
+    .headers({ ...headers, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+    .send(html);
 }

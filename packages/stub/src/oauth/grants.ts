@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { BUSINESS_TOKEN_PREFIX } from '../../../../src/platform/schemas/auth.ts';
 import { ApiError } from '../core/errors.ts';
-import type { TokenInfo } from '../core/router.ts';
+import type { TokenInfo } from '../core/route.ts';
 import type { ApprovedConsent } from './codes.ts';
 import { OAuthError } from './oauth-error.ts';
 

@@ -5,7 +5,7 @@ import {
   UploadVendorsRequest,
   UploadVendorsResponse,
 } from '../../../../src/platform/schemas/accounting.ts';
-import type { RouteDef } from '../core/router.ts';
+import type { RouteDef } from '../core/route.ts';
 import { checkUploadBatch } from '../rules/batch.ts';
 import { PatchAccountingVendorBody } from '../schemas/requests.ts';
 import { builtInFieldInfo, type VendorRecord } from '../world/chart.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TokenRequest, TokenResponse } from '../../../../src/platform/schemas/auth.ts';
 import { basicCredentials } from '../auth.ts';
 import { ApiError } from '../core/errors.ts';
-import type { RouteDef } from '../core/router.ts';
+import type { RouteDef } from '../core/route.ts';
 import { OAuthError } from '../oauth/oauth-error.ts';
 import { body, ok } from './helpers.ts';
 

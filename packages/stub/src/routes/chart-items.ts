@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { notFound } from '../core/errors.ts';
-import type { RouteContext, RouteDef } from '../core/router.ts';
+import type { RouteContext, RouteDef } from '../core/route.ts';
 import { DeleteItemBody } from '../schemas/requests.ts';
 import type { StubState } from '../state.ts';
 import type { ConnectionChart, ItemTable, Keyed } from '../world/chart.ts';

@@ -6,7 +6,7 @@ import {
   PatchConnectionRequest,
 } from '../../../../src/platform/schemas/accounting.ts';
 import { notFound } from '../core/errors.ts';
-import type { RouteDef } from '../core/router.ts';
+import type { RouteDef } from '../core/route.ts';
 import { assertReadyToMigrate } from '../rules/migration.ts';
 import { EmptyBody } from '../schemas/requests.ts';
 import { connectionJson } from '../world/connections.ts';

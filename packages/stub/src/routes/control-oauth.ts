@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteDef } from '../core/router.ts';
+import type { RouteDef } from '../core/route.ts';
 import { parseRequest } from '../core/validate.ts';
 import { ok } from './helpers.ts';
 

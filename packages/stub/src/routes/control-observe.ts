@@ -1,6 +1,6 @@
 import { notFound } from '../core/errors.ts';
 import { OBJECT_KINDS } from '../core/ids.ts';
-import type { RouteDef } from '../core/router.ts';
+import type { RouteDef } from '../core/route.ts';
 import { syncRequestJson } from '../rules/sync-window.ts';
 import { connectionJson } from '../world/connections.ts';
 import { kindParam } from './control-world.ts';

@@ -7,7 +7,7 @@ import {
 import { addObjects, makeReady, payBill, pressSyncButton } from '../actions.ts';
 import { invalid } from '../core/errors.ts';
 import { normalizeKind, OBJECT_KINDS, type ObjectKind } from '../core/ids.ts';
-import type { RouteContext, RouteDef } from '../core/router.ts';
+import type { RouteContext, RouteDef } from '../core/route.ts';
 import { parseRequest } from '../core/validate.ts';
 import { chartSnapshot, SeedRequest, seedWorld } from '../seed.ts';
 import { connectionJson } from '../world/connections.ts';

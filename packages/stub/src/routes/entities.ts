@@ -5,7 +5,7 @@ import {
   PlatformVendor,
 } from '../../../../src/platform/schemas/vendors.ts';
 import { notFound } from '../core/errors.ts';
-import type { RouteDef } from '../core/router.ts';
+import type { RouteDef } from '../core/route.ts';
 import { Entity, ListEntitiesQuery } from '../schemas/entities.ts';
 import { body, ok, pageReply, query } from './helpers.ts';
 

@@ -8,7 +8,7 @@ import {
   UploadFieldOptionsResponse,
 } from '../../../../src/platform/schemas/accounting.ts';
 import { invalid, notFound } from '../core/errors.ts';
-import type { RouteDef } from '../core/router.ts';
+import type { RouteDef } from '../core/route.ts';
 import { checkUploadBatch } from '../rules/batch.ts';
 import {
   CreateFieldBody,

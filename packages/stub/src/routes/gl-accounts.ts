@@ -5,7 +5,7 @@ import {
   UploadGlAccountsRequest,
   UploadGlAccountsResponse,
 } from '../../../../src/platform/schemas/accounting.ts';
-import type { RouteDef } from '../core/router.ts';
+import type { RouteDef } from '../core/route.ts';
 import { checkUploadBatch } from '../rules/batch.ts';
 import { PatchGlAccountBody } from '../schemas/requests.ts';
 import { builtInFieldInfo, type GlAccountRecord } from '../world/chart.ts';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { API_PREFIX, type Page } from '../../../../src/platform/schemas/common.ts';
 import { invalid } from '../core/errors.ts';
-import type { Reply, RouteContext } from '../core/router.ts';
+import type { Reply, RouteContext } from '../core/route.ts';
 import { parseRequest } from '../core/validate.ts';
 
 /** Small helpers shared by the platform route files. */

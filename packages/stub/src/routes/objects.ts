@@ -2,7 +2,7 @@ import { pageOf } from '../../../../src/platform/schemas/common.ts';
 import { invalid } from '../core/errors.ts';
 import { kindPath, type ObjectKind } from '../core/ids.ts';
 import type { IndexSet } from '../core/index-set.ts';
-import type { RouteContext, RouteDef } from '../core/router.ts';
+import type { RouteContext, RouteDef } from '../core/route.ts';
 import {
   Bill,
   BillSyncStatus,

@@ -1,7 +1,7 @@
 import { CodingResponse, ReadyToSyncRequest, SyncResponse } from '../../../../src/platform/schemas/syncs.ts';
 import { makeReady } from '../actions.ts';
 import { ApiError } from '../core/errors.ts';
-import type { RouteContext, RouteDef } from '../core/router.ts';
+import type { RouteContext, RouteDef } from '../core/route.ts';
 import { type ResolvedCoding, resolveCodings, resolvePlatformCodings } from '../rules/codings.ts';
 import { applySync, checkSyncBody } from '../rules/sync-marking.ts';
 import { CodingBody, ExternalCodingBody, PlatformCodingBody, SyncBody } from '../schemas/requests.ts';

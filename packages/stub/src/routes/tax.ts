@@ -12,7 +12,7 @@ import {
   UploadTaxRatesResponse,
 } from '../../../../src/platform/schemas/accounting.ts';
 import { ApiError, invalid, notFound } from '../core/errors.ts';
-import type { RouteContext, RouteDef } from '../core/router.ts';
+import type { RouteContext, RouteDef } from '../core/route.ts';
 import { checkUploadBatch } from '../rules/batch.ts';
 import {
   DeleteItemBody,

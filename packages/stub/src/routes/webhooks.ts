@@ -8,7 +8,7 @@ import {
   WebhookSubscription,
 } from '../../../../src/platform/schemas/webhooks.ts';
 import { ApiError, notFound } from '../core/errors.ts';
-import type { RouteContext, RouteDef } from '../core/router.ts';
+import type { RouteContext, RouteDef } from '../core/route.ts';
 import { MockWebhookEventBody } from '../schemas/requests.ts';
 import { publicSubscription } from '../webhooks.ts';
 import { body, created, noContent, ok } from './helpers.ts';

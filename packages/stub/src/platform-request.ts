@@ -1,13 +1,15 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../../../src/platform/schemas/common.ts';
 import { ApiError, errorBody } from './core/errors.ts';
-import { parseBody, readRawBody, sendJson, sleep, sourceIp } from './core/http.ts';
-import { type Method, queryObject, type RouteContext, type RouteMatch, type Router } from './core/router.ts';
+import { parseBody, queryObject, sendJson, sleep, sourceIp } from './core/http.ts';
+import type { Method, RouteContext } from './core/route.ts';
+import type { RouteMatch } from './core/route-table.ts';
 import type { FaultDecision } from './faults.ts';
 import { type StubState, sweepSyncWindow } from './state.ts';
 
 /**
- * One platform request, in the order the live service applies its rules: count the arrival and
+ * One platform request under /developer/v1, as fastify hands it over (its route found by path,
+ * or none), in the order the live service applies its rules: count the arrival and
  * check the per-IP rate limit (F3), apply injected faults and latency (a request past the timeout
  * answers 504, F2), authenticate (F1), parse the body (7011; a write without any body is 7011
  * too, docs/platform.md F29), check the scope, run the handler, then answer, or apply and drop
@@ -41,20 +43,25 @@ interface Arrival {
   onSocketClose(listener: () => void): void;
 }
 
+/**
+ * Runs one platform request: `match` is the route for its method (null: none), `pathExists`
+ * whether any route has its path (405 rather than 404).
+ */
 export async function handlePlatform(
   state: StubState,
-  router: Router,
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: URL,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  found: { match: RouteMatch | null; pathExists: boolean },
   stopping: AbortSignal,
 ): Promise<void> {
   const at = state.now();
-  const method = (req.method ?? 'GET').toUpperCase() as Method;
+  const method = request.method.toUpperCase() as Method;
+  const url = new URL(request.url, 'http://stub.local');
   const path = url.pathname.slice(API_PREFIX.length) || '/';
-  const { match, pathExists } = router.match(method, path);
-  const ip = sourceIp(req);
+  const { match, pathExists } = found;
+  const ip = sourceIp(request.raw);
   const seq = state.effects.arrival(at, method, match?.def.path ?? '(unmatched)', ip);
+  const socket = request.raw.socket;
   const arrival: Arrival = {
     seq,
     at,
@@ -65,27 +72,29 @@ export async function handlePlatform(
     pathExists,
     answer(status, body, headers = {}) {
       state.effects.arrivalStatus(seq, status);
-      sendJson(res, status, body, headers);
+      sendJson(reply, status, body, headers);
     },
     drop() {
       // status 0 in the effects log: no answer was sent.
       state.effects.arrivalStatus(seq, 0);
-      req.socket.destroy();
+      reply.hijack();
+      socket.destroy();
     },
-    socketClosed: () => req.socket.destroyed,
+    socketClosed: () => socket.destroyed,
     onSocketClose(listener) {
-      req.socket.once('close', listener);
+      socket.once('close', listener);
     },
   };
-  const raw = await readRawBody(req);
-  const fault = await passGates(state, arrival, stopping);
-  if (fault) await runRoute(state, arrival, req, url, raw, fault, stopping);
+  const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+  const fault = await passGates(state, arrival, reply, stopping);
+  if (fault) await runRoute(state, arrival, request, url, raw, fault, stopping);
 }
 
 /** Rate limit, faults and latency; returns the fault decision, or null when already answered. */
 async function passGates(
   state: StubState,
   arrival: Arrival,
+  reply: FastifyReply,
   stopping: AbortSignal,
 ): Promise<FaultDecision | null> {
   const admitted = state.rateLimiter.admit(arrival.ip, arrival.at);
@@ -115,6 +124,7 @@ async function passGates(
   await sleep(latency, stopping);
   if (fault.action === 'stall') {
     // Never answers: the socket is held until the client gives up or the stub stops.
+    reply.hijack();
     await untilClosed(arrival, stopping);
     return null;
   }
@@ -142,15 +152,15 @@ async function passGates(
 async function runRoute(
   state: StubState,
   arrival: Arrival,
-  req: IncomingMessage,
+  request: FastifyRequest,
   url: URL,
   raw: Buffer,
   fault: FaultDecision,
   stopping: AbortSignal,
 ): Promise<void> {
   const def = arrival.match!.def;
+  const req = request.raw;
   const ctx: RouteContext = {
-    req,
     method: arrival.method,
     path: arrival.path,
     params: arrival.match!.params,
