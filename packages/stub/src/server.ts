@@ -33,7 +33,7 @@ import type { StubState } from './state.ts';
  * not JSON, or none at all, answers (F29), after the rate limit and the faults.
  */
 
-export function platformRoutes(): RouteDef[] {
+function platformRoutes(): RouteDef[] {
   return [
     ...authRoutes,
     ...connectionRoutes,
@@ -48,7 +48,7 @@ export function platformRoutes(): RouteDef[] {
   ];
 }
 
-export function controlRoutes(): RouteDef[] {
+function controlRoutes(): RouteDef[] {
   return [...controlWorldRoutes, ...controlObserveRoutes, ...controlConfigRoutes, ...controlOAuthRoutes];
 }
 
