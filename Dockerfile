@@ -1,4 +1,5 @@
-# Build: compile the TypeScript with the dev tools, which stay in this stage.
+# Build: compile the TypeScript with the dev tools, which stay in this stage. The platform stub's
+# package (packages/stub) is not copied: the product's build leaves it out.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -9,6 +10,24 @@ COPY src src
 COPY jobs jobs
 COPY db db
 RUN node scripts/build.mjs
+
+# The built-in platform stub (packages/stub), for docker-compose.yml's `stub` service only
+# (`--target stub`): TypeScript run through tsx, as in a clone. It is not in the run stage below:
+# the product's image neither contains nor needs it (`ledgersync stub` there exits 69).
+FROM node:20-bookworm-slim AS stub
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/stub/package.json packages/stub/
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund --ignore-scripts && npm cache clean --force
+COPY tsconfig.json ./
+COPY bin bin
+COPY src src
+COPY jobs jobs
+COPY db db
+COPY packages/stub packages/stub
+USER node
+ENTRYPOINT ["node", "bin/ledgersync.js"]
+CMD ["stub", "--host", "0.0.0.0", "--port", "4010"]
 
 # Run: the compiled JavaScript with production dependencies only: no dev tools, and no embedded
 # PostgreSQL (an optional dependency left out here), since DATABASE_URL and REDIS_URL are set.

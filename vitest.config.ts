@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.unit.test.ts'],
+          include: ['test/unit/**/*.unit.test.ts', 'packages/*/test/unit/**/*.unit.test.ts'],
           setupFiles: ['test/setup/leak-check.ts'],
         },
       },
@@ -15,6 +15,7 @@ export default defineConfig({
           name: 'integration',
           include: [
             'test/integration/**/*.integration.test.ts',
+            'packages/*/test/integration/**/*.integration.test.ts',
             'test/e2e/**/*.e2e.test.ts',
             'test/chaos/**/*.chaos.test.ts',
           ],

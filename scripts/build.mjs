@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Compiles the worker to plain JavaScript in dist/ for the production image: TypeScript through
 // tsc (relative imports rewritten from .ts to .js), then the files the program reads at run time
-// beside the code: the SQL migrations and package.json (for --version).
+// beside the code: the SQL migrations and package.json (for --version). The platform stub's package
+// (packages/stub) is not compiled: the commands that run it load it by name at run time only.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 

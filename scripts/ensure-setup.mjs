@@ -18,7 +18,9 @@ if (!existsSync('node_modules')) {
   // A fresh clone installs exactly the lock file (which lists every platform's optional packages).
   say('installing npm dependencies from the lock file');
   run('npm ci --no-audit --no-fund');
-} else if (dependenciesStale()) {
+} else if (dependenciesStale() || !existsSync('node_modules/@ledgersync/stub/package.json')) {
+  // The second case: a folder installed before the workspace packages (packages/*) existed; npm
+  // links each into node_modules, and the tests, the demo and the benchmarks load the stub by name.
   say('installing npm dependencies');
   run('npm install --no-audit --no-fund');
 }

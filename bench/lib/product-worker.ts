@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_CLIENT } from '@ledgersync/stub';
 import { freePort } from '../../src/infra/free-port.ts';
 import type { RateLimiterOptions } from '../../src/platform/rate-limiter.ts';
-import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
 import type { BenchContext } from './context.ts';
 import { REPO_ROOT, spawnTs, type TsChild } from './spawn-ts.ts';
 import type { World } from './world.ts';

@@ -1,4 +1,4 @@
-import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
+import { DEFAULT_CLIENT } from '@ledgersync/stub';
 
 /** A bearer token from the stub (F1), by plain HTTP: no client, no limiter, nothing in between. */
 export async function stubToken(apiUrl: string, scope: string): Promise<string> {

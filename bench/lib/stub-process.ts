@@ -16,9 +16,9 @@ export interface StubProcess {
   stop(): Promise<void>;
 }
 
-/** The platform stub as a separate process (src/stub/main.ts), as the benchmarks require. */
+/** The platform stub as a separate process (packages/stub/src/main.ts), as the benchmarks require. */
 export async function startStubProcess(rule: StubRule): Promise<StubProcess> {
-  const { child, ready } = firstJsonLine<{ url: string; apiUrl: string }>('src/stub/main.ts', {
+  const { child, ready } = firstJsonLine<{ url: string; apiUrl: string }>('packages/stub/src/main.ts', {
     args: [
       '--port',
       '0',

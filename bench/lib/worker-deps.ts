@@ -1,8 +1,8 @@
+import { DEFAULT_CLIENT } from '@ledgersync/stub';
 import postgres, { type Sql } from 'postgres';
 import { createErp, type ErpAdapter } from '../../src/erp/index.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/client.ts';
-import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
 import { syncPlatformFrom } from '../../src/sync/objects/platform-adapter.ts';
 import type { SyncPlatform } from '../../src/sync/objects/platform-port.ts';
 import { OutboxIdempotencyRecords } from '../../src/sync/reporting/index.ts';

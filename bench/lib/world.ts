@@ -1,3 +1,5 @@
+import type { SeedRequest } from '@ledgersync/stub';
+import { DEFAULT_CLIENT } from '@ledgersync/stub';
 import { Redis } from 'ioredis';
 import { migrate, WORKER_MIGRATIONS } from '../../db/runner.ts';
 import { importPlatformEntities } from '../../src/app/open-books.ts';
@@ -5,8 +7,6 @@ import type { TrytonErpConfig } from '../../src/erp/index.ts';
 import { chartSummary } from '../../src/erp/ledger/chart-summary.ts';
 import { seedLedger } from '../../src/erp/ledger/seed.ts';
 import { createPlatformClient } from '../../src/platform/client.ts';
-import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
-import type { SeedRequest } from '../../src/stub/seed.ts';
 import type { BenchContext } from './context.ts';
 import { type StubProcess, type StubRule, startStubProcess } from './stub-process.ts';
 import type { WorkerConfig } from './worker-config.ts';

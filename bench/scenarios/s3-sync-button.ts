@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_CLIENT } from '@ledgersync/stub';
 import { createPlatformClient } from '../../src/platform/client.ts';
-import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
 import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
 import { type BulkSyncResult, readyTransactions, round, runBulkSync } from '../lib/bulk-sync.ts';
 import { type ButtonResponder, type RunTimes, startButtonResponder } from '../lib/button-responder.ts';

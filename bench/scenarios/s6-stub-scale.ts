@@ -1,4 +1,4 @@
-import { timeOf } from '../../src/stub/world/world.ts';
+import { timeOf } from '@ledgersync/stub';
 import { round } from '../lib/bulk-sync.ts';
 import type { BenchContext } from '../lib/context.ts';
 import { distribution } from '../lib/percentile.ts';

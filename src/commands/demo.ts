@@ -7,7 +7,6 @@ import { trialBalance, trialBalanceTotals } from '../erp/ledger/trial-balance.ts
 import { EXIT } from '../exit-codes.ts';
 import type { Logger } from '../log.ts';
 import { createPlatformClient } from '../platform/client.ts';
-import { DEFAULT_CLIENT, startStub } from '../stub/index.ts';
 import { mirrorChart } from '../sync/mirror/index.ts';
 import { OBJECT_KINDS } from '../sync/objects/kinds.ts';
 import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
@@ -16,6 +15,7 @@ import { OutboxIdempotencyRecords } from '../sync/reporting/index.ts';
 import { failureMessagesByFrequency } from '../sync/sync-ledger/summaries.ts';
 import { type DemoSummary, failureLines } from './demo-summary.ts';
 import { withRuntime } from './runtime.ts';
+import { loadStubOrExit } from './stub.ts';
 import { setUpStubWorld } from './stub-world.ts';
 
 const DEMO_SCHEMA = 'ledgersync_demo';
@@ -45,8 +45,9 @@ export function registerDemoCommand(program: Command): void {
       'run the main job end to end on embedded defaults and the built-in platform (no setup needed)',
     )
     .option('--json', 'print the summary as one JSON document (progress goes to stderr)')
-    .action((options: { json?: boolean }) =>
-      withRuntime(async ({ sql, config, log, services }) => {
+    .action(async (options: { json?: boolean }) => {
+      const { DEFAULT_CLIENT, startStub } = await loadStubOrExit();
+      return withRuntime(async ({ sql, config, log, services }) => {
         const out = options.json ? process.stderr : process.stdout;
         const say = (line: string) => out.write(`${line}\n`);
         say(`PostgreSQL ${services.databaseUrl.replace(/:[^:@/]+@/, ':***@')}, Redis ${services.redisUrl}`);
@@ -160,6 +161,6 @@ export function registerDemoCommand(program: Command): void {
           await redis.quit().catch(() => redis.disconnect());
           await stub.close();
         }
-      }),
-    );
+      });
+    });
 }

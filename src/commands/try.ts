@@ -5,9 +5,9 @@ import { ENV_FILE, readEnvFile } from '../env-file.ts';
 import { EXIT } from '../exit-codes.ts';
 import { onShutdown } from '../infra/shutdown.ts';
 import { scrubString } from '../secrets.ts';
-import { DEFAULT_CLIENT, type RunningStub, startStub } from '../stub/index.ts';
 import { CommandError, withRuntime } from './runtime.ts';
-import { port } from './stub.ts';
+import { loadStubOrExit, port } from './stub.ts';
+import type { RunningStub, StubPackage } from './stub-package.ts';
 import { setUpStubWorld } from './stub-world.ts';
 import { withApp } from './with-app.ts';
 import { stopSignal } from './worker.ts';
@@ -24,12 +24,12 @@ import { stopSignal } from './worker.ts';
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /** What a shell needs to reach the stub this command runs. */
-function stubSettings(stub: RunningStub): Record<string, string> {
+function stubSettings(stub: RunningStub, client: StubPackage['DEFAULT_CLIENT']): Record<string, string> {
   return {
     PLATFORM_BASE_URL: stub.apiUrl,
     // The stub's fixed development client (docs/stub.md): not a secret of any real service.
-    PLATFORM_CLIENT_ID: DEFAULT_CLIENT.client_id,
-    PLATFORM_CLIENT_SECRET: DEFAULT_CLIENT.client_secret,
+    PLATFORM_CLIENT_ID: client.client_id,
+    PLATFORM_CLIENT_SECRET: client.client_secret,
   };
 }
 
@@ -75,8 +75,9 @@ export function registerTryCommand(program: Command, defaultPort: () => number):
       'run the built-in platform stub with a seeded world in the foreground and point this folder at it (.env), to run the other commands yourself',
     )
     .option('--port <n>', 'port of the stub (0 = any free port)', port)
-    .action((options: { port?: number }) =>
-      withRuntime(async (runtime) => {
+    .action(async (options: { port?: number }) => {
+      const { DEFAULT_CLIENT, startStub } = await loadStubOrExit();
+      return withRuntime(async (runtime) => {
         const { config, log, services } = runtime;
         if (config.ERP !== 'ledger')
           throw new CommandError('try works on the built-in ERP (ERP=ledger)', EXIT.usage);
@@ -89,7 +90,7 @@ export function registerTryCommand(program: Command, defaultPort: () => number):
           );
         });
         onShutdown(() => stub.close(), log);
-        const settings = stubSettings(stub);
+        const settings = stubSettings(stub, DEFAULT_CLIENT);
         say(`Platform   built-in stub at ${stub.apiUrl}`);
         const world = await withApp({ ...runtime, config: { ...config, ...settings } }, (app) =>
           setUpStubWorld({
@@ -125,6 +126,6 @@ export function registerTryCommand(program: Command, defaultPort: () => number):
         say('The stub keeps this world until you stop it here (Ctrl-C).');
         await stopped;
         return EXIT.ok;
-      }),
-    );
+      });
+    });
 }

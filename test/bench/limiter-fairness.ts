@@ -17,9 +17,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { startStub } from '@ledgersync/stub';
 import { startEmbeddedRedis } from '../../src/infra/embedded-redis.ts';
 import { createLogger } from '../../src/log.ts';
-import { startStub } from '../../src/stub/index.ts';
 import type { PullWorkerReport } from '../integration/platform/support/pull-worker.ts';
 import { maxInAnyWindow, runPullWorkers } from '../integration/platform/support/pull-workers.ts';
 import { addClient, control, effects } from '../integration/platform/support/stub.ts';

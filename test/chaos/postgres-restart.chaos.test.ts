@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_CLIENT, type RunningStub, startStub } from '@ledgersync/stub';
 import { Queue } from 'bullmq';
 import postgres, { type Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,6 @@ import { importPlatformEntities } from '../../src/app/open-books.ts';
 import { chartSummary } from '../../src/erp/ledger/chart-summary.ts';
 import { seedLedger } from '../../src/erp/ledger/seed.ts';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/client.ts';
-import { DEFAULT_CLIENT, type RunningStub, startStub } from '../../src/stub/index.ts';
 import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
 import { waitFor } from '../integration/support.ts';
 import { alive, startWorkerProcess, type WorkerProcess } from '../integration/worker-process.ts';

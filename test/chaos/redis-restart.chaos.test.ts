@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { DEFAULT_CLIENT } from '@ledgersync/stub';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/infra/free-port.ts';
-import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
 import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
 import { postWebhook, sign, waitFor } from '../integration/support.ts';
 import { startWorkerProcess, type WorkerProcess } from '../integration/worker-process.ts';

@@ -1,10 +1,10 @@
+import { OBJECT_KINDS as STUB_KINDS } from '@ledgersync/stub';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../src/config.ts';
 import { createErp, type ErpAdapter } from '../../src/erp/index.ts';
 import { trytonOptionsFrom } from '../../src/erp/tryton/options.ts';
 import { silentLogger } from '../../src/log.ts';
-import { OBJECT_KINDS as STUB_KINDS } from '../../src/stub/core/ids.ts';
 import { OBJECT_KINDS } from '../../src/sync/objects/kinds.ts';
 import { syncObjects } from '../../src/sync/objects/sync-objects.ts';
 import { readBooks } from '../support/tryton/books-check.ts';

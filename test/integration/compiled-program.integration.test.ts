@@ -54,6 +54,18 @@ describe('the compiled program (the production image entry point)', () => {
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
+  it('leaves the platform stub out: `stub` says so in one line and exits 69 (README "Exit codes")', async () => {
+    expect(existsSync(`${ROOT}dist/packages`)).toBe(false);
+    // Run inside the clone, the package is there but TypeScript, which plain node cannot load; in
+    // the image it is not there at all. Both are the same one line.
+    const result = await runCompiled(['stub', '--port', '0'], {});
+    expect(result.code, result.stderr).toBe(69);
+    expect(result.stderr).toMatch(
+      /^ledgersync: the built-in platform stub is not part of this installation.*\n$/,
+    );
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+
   it('migrates its database and syncs every kind against the stub', async () => {
     await world.seed({
       seed: 71,

@@ -1,11 +1,12 @@
 // What a sync worker child process of the crash tests does, whichever ERP it writes to: it runs
 // the object syncs once against the stub, database schema and Redis its environment names, then
 // ends. The child's own file opens its ERP and runs this.
+
+import { DEFAULT_CLIENT } from '@ledgersync/stub';
 import postgres, { type Sql } from 'postgres';
 import type { ErpAdapter } from '../../src/erp/index.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
 import { createPlatformClient } from '../../src/platform/client.ts';
-import { DEFAULT_CLIENT } from '../../src/stub/index.ts';
 import { OBJECT_KINDS } from '../../src/sync/objects/kinds.ts';
 import { syncPlatformFrom } from '../../src/sync/objects/platform-adapter.ts';
 import { syncObjects } from '../../src/sync/objects/sync-objects.ts';

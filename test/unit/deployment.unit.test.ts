@@ -24,9 +24,9 @@ const lock = JSON.parse(read('package-lock.json')) as {
   packages: Record<string, { version?: string; dev?: boolean; engines?: { node?: string } }>;
 };
 
-/** The Dockerfile's instructions (continuation lines joined), from its last FROM: the run stage. */
-function runStage(): { keyword: string; args: string }[] {
-  const instructions = read('Dockerfile')
+/** The Dockerfile's instructions, continuation lines joined. */
+function dockerfileInstructions(): { keyword: string; args: string }[] {
+  return read('Dockerfile')
     .replace(/\\\n\s*/g, ' ')
     .split('\n')
     .filter((line) => line.trim() && !line.startsWith('#'))
@@ -34,6 +34,11 @@ function runStage(): { keyword: string; args: string }[] {
       const [, keyword = '', args = ''] = /^(\S+)\s+(.*)$/.exec(line.trim())!;
       return { keyword: keyword.toUpperCase(), args };
     });
+}
+
+/** The Dockerfile's instructions from its last FROM: the run stage. */
+function runStage(): { keyword: string; args: string }[] {
+  const instructions = dockerfileInstructions();
   const from = instructions.map((i) => i.keyword).lastIndexOf('FROM');
   return instructions.slice(from);
 }
@@ -104,6 +109,23 @@ describe('the production image and compose file', () => {
 
   it('the README names the Node version package.json requires', () => {
     expect(read('README.md')).toContain(`Node ${engineFloor} or later`);
+  });
+
+  it('the platform stub stays out of the build and the run stage; only its own stage copies it', () => {
+    const instructions = dockerfileInstructions();
+    let stageName = '';
+    const copiers = new Set<string>();
+    for (const { keyword, args } of instructions) {
+      if (keyword === 'FROM') stageName = / AS (\S+)$/i.exec(args)?.[1] ?? '(run)';
+      else if (keyword === 'COPY' && /(^|\s)packages\b/.test(args)) copiers.add(stageName);
+    }
+    expect([...copiers]).toEqual(['stub']);
+    expect(runStage().some((i) => i.keyword === 'COPY' && i.args.includes('packages'))).toBe(false);
+    // The compiled program is src, jobs and db: the stub's package is not among them.
+    const build = JSON.parse(read('tsconfig.build.json')) as { include: string[] };
+    expect(build.include.some((folder) => folder.startsWith('packages'))).toBe(false);
+    // docker-compose.yml's stub service runs the stub's own image, not the product's.
+    expect(composeBlock(['services', 'stub'])).toMatch(/^ {4}build: \{ context: \., target: stub \}$/m);
   });
 });
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { kindPath, SeedRequest, OBJECT_KINDS as STUB_KINDS } from '@ledgersync/stub';
 import { describe, expect, it } from 'vitest';
 import { envSchema } from '../../src/config.ts';
 import { ObjectKind as ErpObjectKind } from '../../src/erp/types.ts';
@@ -6,8 +7,6 @@ import { ConnectionSettings } from '../../src/platform/schemas/accounting.ts';
 import { SyncType } from '../../src/platform/schemas/syncs.ts';
 import { EventType } from '../../src/platform/schemas/webhooks.ts';
 import { SUBSCRIBED_EVENTS } from '../../src/server/webhooks/event-actions.ts';
-import { kindPath, OBJECT_KINDS as STUB_KINDS } from '../../src/stub/core/ids.ts';
-import { SeedRequest } from '../../src/stub/seed.ts';
 import { KIND_SPECS, kindSpec, OBJECT_KINDS, SYNC_TYPE_ORDER } from '../../src/sync/objects/kinds.ts';
 import { BUTTON_OBJECTS } from '../../src/sync/sync-button/window.ts';
 

@@ -1,6 +1,6 @@
+import { minorUnitRate } from '@ledgersync/stub';
 import { describe, expect, it } from 'vitest';
 import { currencyExponent, readMoney, toMajorUnits, toMinorUnits } from '../../src/money.ts';
-import { minorUnitRate } from '../../src/stub/world/generate-common.ts';
 
 describe('money: one exponent table (docs/platform.md F22)', () => {
   it('ISO 4217 exponents: JPY and CLP 0, USD and stablecoins 2, KWD and BHD 3, CLF 4', () => {

@@ -90,8 +90,6 @@ export function accountingConnectionResource(ctx: ResourceContext) {
   };
 }
 
-export type AccountingConnectionResource = ReturnType<typeof accountingConnectionResource>;
-
 /** A 404 or 405 on a list route: the route itself is not there. */
 function routeMissing(error: unknown): boolean {
   return error instanceof PlatformError && (error.status === 404 || error.status === 405);

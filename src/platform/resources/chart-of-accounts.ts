@@ -149,5 +149,3 @@ export function chartOfAccountsResource(ctx: ResourceContext) {
     ...taxResource(ctx),
   };
 }
-
-export type ChartOfAccountsResource = ReturnType<typeof chartOfAccountsResource>;

@@ -14,5 +14,3 @@ export function entitiesResource(ctx: ResourceContext) {
     },
   };
 }
-
-export type EntitiesResource = ReturnType<typeof entitiesResource>;

@@ -70,17 +70,12 @@ export function syncsResource(ctx: ResourceContext) {
   };
 }
 
-export type SyncsResource = ReturnType<typeof syncsResource>;
-
 /**
  * The one place the codings body is built (docs/platform.md F35): the endpoint is beta and its
  * published write-ups differ (`accounting_field_selections` with remote ids here, F18;
  * `accounting_coding_selections` with platform ids elsewhere), so a change is one line here.
  */
-export function vendorCodingBody(
-  transactionId: string,
-  vendorRemoteId: string,
-): z.input<typeof CodingRequest> {
+function vendorCodingBody(transactionId: string, vendorRemoteId: string): z.input<typeof CodingRequest> {
   return {
     object_type: 'TRANSACTION',
     object_id: transactionId,

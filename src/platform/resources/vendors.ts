@@ -32,5 +32,3 @@ export function vendorsResource(ctx: ResourceContext) {
     },
   };
 }
-
-export type VendorsResource = ReturnType<typeof vendorsResource>;

@@ -38,8 +38,6 @@ export function webhooksResource(ctx: ResourceContext) {
   };
 }
 
-export type WebhooksResource = ReturnType<typeof webhooksResource>;
-
 /** F21: lowercase hex HMAC-SHA256(secret, raw body bytes). */
 export function webhookSignature(secret: string, rawBody: Buffer | string): string {
   return createHmac('sha256', secret).update(rawBody).digest('hex');

@@ -6,7 +6,7 @@ import { SvcId } from './common.ts';
  * readers: they check only the fields the worker uses, let every one of those be absent or null
  * where the platform may leave it out, and ignore everything else. A field the mapping needs and
  * does not find becomes a failure with a message for the bookkeeper (src/sync/map), never a
- * refused page. The stub builds the full live objects with its own schemas (src/stub/schemas).
+ * refused page. The stub builds the full live objects with its own schemas (packages/stub/src/schemas).
  */
 
 /** Field external id the platform uses for the vendor selection (F18). */

@@ -35,7 +35,7 @@ export const OBJECT_KINDS = ['transactions', 'reimbursements', 'transfers', 'cas
 export type ObjectKindName = (typeof OBJECT_KINDS)[number];
 
 /** One ERP write the object needs, under the sync type it is reported with. */
-export interface PlannedStep {
+interface PlannedStep {
   syncType: SyncType;
   build: () => ErpWrite;
 }
@@ -47,7 +47,7 @@ type Failure = Extract<Outcome, { ok: false }>;
  * created, uploaded and coded first). An object it cannot prepare is reported failed with the
  * reason, and not written.
  */
-export interface Preparation<T> {
+interface Preparation<T> {
   /** Does the work; may update the objects in place (the coding it added). */
   run(
     context: { erp: ErpAdapter; platform: SyncPlatform; log: Logger },

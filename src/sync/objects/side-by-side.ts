@@ -11,8 +11,8 @@ import { kindSpec, type ObjectKindName } from './kinds.ts';
  * the other four kinds): with no cap the one-cursor kinds waited for the next window between
  * pages; with a fixed 0.4 the window was part unused once only reimbursements were left.
  */
-export const ONE_CURSOR_KIND_SHARE = 0.45;
-export const DATE_KINDS_LEAST_SHARE = 0.1;
+const ONE_CURSOR_KIND_SHARE = 0.45;
+const DATE_KINDS_LEAST_SHARE = 0.1;
 
 /** The share of the window the kinds read by date may take while `reading` one-cursor kinds read. */
 export function dateKindsShare(reading: number): number {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_CLIENT } from '@ledgersync/stub';
 import { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT } from '../../../src/stub/index.ts';
 import { useOwnRedis } from '../../chaos/redis-server.ts';
 import { runCli } from '../../support/cli.ts';
 import { useSyncWorld } from '../../support/sync-world.ts';

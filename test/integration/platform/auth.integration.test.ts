@@ -1,6 +1,6 @@
+import type { RunningStub } from '@ledgersync/stub';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformError } from '../../../src/platform/errors.ts';
-import type { RunningStub } from '../../../src/stub/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { capturingLogger } from './support/capture-log.ts';
 import { addClient, control, effects, startTestStub, testClient } from './support/stub.ts';

@@ -1,7 +1,7 @@
+import type { RunningStub } from '@ledgersync/stub';
 import { afterEach, describe, expect, it } from 'vitest';
 import { okValues } from '../../../src/platform/parse.ts';
 import type { SyncOutcome } from '../../../src/platform/resources/syncs.ts';
-import type { RunningStub } from '../../../src/stub/index.ts';
 import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { capturingLogger } from './support/capture-log.ts';

@@ -1,5 +1,5 @@
+import type { RunningStub } from '@ledgersync/stub';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningStub } from '../../../src/stub/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { maxInAnyWindow, runPullWorkers } from './support/pull-workers.ts';
 import { addClient, control, effects, startTestStub } from './support/stub.ts';

@@ -1,8 +1,8 @@
+import type { RunningStub } from '@ledgersync/stub';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformError, UnexpectedResponseError } from '../../../src/platform/errors.ts';
 import type { ItemResult } from '../../../src/platform/parse.ts';
 import type { Transaction } from '../../../src/platform/schemas/objects.ts';
-import type { RunningStub } from '../../../src/stub/index.ts';
 import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { capturingLogger } from './support/capture-log.ts';

@@ -1,7 +1,7 @@
+import type { RunningStub } from '@ledgersync/stub';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log.ts';
 import { runWithPriority } from '../../../src/platform/priority.ts';
-import type { RunningStub } from '../../../src/stub/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { addClient, control, startTestStub, testClient } from './support/stub.ts';
 

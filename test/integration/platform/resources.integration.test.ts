@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { RunningStub } from '@ledgersync/stub';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DirectConnectionError,
@@ -8,7 +9,6 @@ import {
   ValidationError,
 } from '../../../src/platform/errors.ts';
 import { okValues } from '../../../src/platform/parse.ts';
-import type { RunningStub } from '../../../src/stub/index.ts';
 import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { capturingLogger } from './support/capture-log.ts';

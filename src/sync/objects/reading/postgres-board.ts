@@ -16,7 +16,7 @@ import {
  * A reader that has not reported a page for this long is taken for dead: its range goes to the
  * next reader that asks (read again from its start; the sync ledger skips what was done).
  */
-export const STALE_READER_MS = 60_000;
+const STALE_READER_MS = 60_000;
 
 /** This process's name on a board: host, pid and a nonce. */
 export function readerName(): string {
@@ -24,7 +24,7 @@ export function readerName(): string {
 }
 
 /** True when `reader` names a reader of this process. */
-export function isThisProcess(reader: string): boolean {
+function isThisProcess(reader: string): boolean {
   const [host, pid] = reader.split(':');
   return host === hostname() && Number(pid) === process.pid;
 }

@@ -516,7 +516,7 @@ export function chooseCut(
  * The ranges to ask for: the `count` others read with most left, each with at least `minItems`
  * left (a range near its end is cheaper to finish where it is).
  */
-export function chooseHandovers(
+function chooseHandovers(
   rows: readonly RangeRow[],
   order: 'ascending' | 'descending',
   now: number,

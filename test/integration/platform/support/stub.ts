@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { ALL_STUB_SCOPES, type RunningStub, type StubOptions, startStub } from '@ledgersync/stub';
 import type { Logger } from '../../../../src/log.ts';
 import { createPlatformClient, type PlatformClientOptions } from '../../../../src/platform/client.ts';
-import { ALL_STUB_SCOPES } from '../../../../src/stub/auth.ts';
-import { type RunningStub, type StubOptions, startStub } from '../../../../src/stub/index.ts';
 import type { TestRedis } from '../../../support/redis.ts';
 
 /** Calls to the stub's control routes (docs/stub.md): no token, not rate limited. */

@@ -1,3 +1,4 @@
+import { DEFAULT_CLIENT } from '@ledgersync/stub';
 import { afterAll, beforeAll } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../../../jobs/worker.ts';
 import type { AppContext } from '../../../../src/app/app-context.ts';
@@ -7,7 +8,6 @@ import { createMetrics, type Metrics } from '../../../../src/operations/metrics.
 import { createPlatformClient, type PlatformClient } from '../../../../src/platform/client.ts';
 import { createQueues, type Queues } from '../../../../src/queue/queues.ts';
 import { type RunningServer, startServer } from '../../../../src/server/server.ts';
-import { DEFAULT_CLIENT } from '../../../../src/stub/index.ts';
 import { OBJECT_KINDS } from '../../../../src/sync/objects/kinds.ts';
 import { syncPlatformFrom } from '../../../../src/sync/objects/platform-adapter.ts';
 import { type TestRedis, useTestRedis } from '../../../support/redis.ts';

@@ -1,6 +1,6 @@
+import type { RunningStub } from '@ledgersync/stub';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
-import type { RunningStub } from '../../../../src/stub/index.ts';
 import { kindSpec, OBJECT_KINDS } from '../../../../src/sync/objects/kinds.ts';
 import { planPage } from '../../../../src/sync/objects/plan-page.ts';
 import { useTestRedis } from '../../../support/redis.ts';

@@ -1,3 +1,4 @@
+import { validationError } from '@ledgersync/stub';
 import { describe, expect, it } from 'vitest';
 import { currencyExponent, toMajorUnits, toMinorUnits } from '../../../../src/money.ts';
 import {
@@ -9,7 +10,6 @@ import { TokenRequest } from '../../../../src/platform/schemas/auth.ts';
 import { ErrorBody, pageOf } from '../../../../src/platform/schemas/common.ts';
 import { Transaction } from '../../../../src/platform/schemas/objects.ts';
 import { SyncRequest } from '../../../../src/platform/schemas/syncs.ts';
-import { validationError } from '../../../../src/stub/core/validate.ts';
 
 /** The shared zod schemas: strict requests (F5), tolerant responses. */
 describe('platform schemas', () => {

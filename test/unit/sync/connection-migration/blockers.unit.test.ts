@@ -1,5 +1,5 @@
+import { PRECONDITIONS } from '@ledgersync/stub';
 import { describe, expect, it } from 'vitest';
-import { PRECONDITIONS } from '../../../../src/stub/rules/migration.ts';
 import {
   alreadyReady,
   type ConnectionFacts,

@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_CLIENT } from '@ledgersync/stub';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { silentLogger } from '../../../../../src/log.ts';
 import { createPlatformClient, type PlatformClient } from '../../../../../src/platform/client.ts';
-import { DEFAULT_CLIENT } from '../../../../../src/stub/index.ts';
 import { prepareMigration } from '../../../../../src/sync/connection-migration/index.ts';
 import type {
   MigrationDeps,
