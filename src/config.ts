@@ -1,6 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
-import { DEFAULT_TRYTON_CONCURRENCY } from './erp/tryton/options.ts';
+import { DEFAULT_TRYTON_CONCURRENCY } from './erp/index.ts';
 import { EXIT, ExpectedFailure } from './exit-codes.ts';
 import { hasPublicHost } from './public-url.ts';
 import { issueLines } from './zod-issues.ts';

@@ -1,25 +1,19 @@
 import { Redis } from 'ioredis';
 import type { Sql } from 'postgres';
 import type { Config } from '../config.ts';
-import { createErp, type ErpAdapter, type ErpConfig } from '../erp/index.ts';
-import { trytonOptionsFrom } from '../erp/tryton/options.ts';
+import { createErp, type ErpAdapter, type ErpConfig, trytonOptionsFrom } from '../erp/index.ts';
 import { EXIT, ExpectedFailure } from '../exit-codes.ts';
-import {
-  closeRedis,
-  commandRedisOptions,
-  redisWatch,
-  workerRedisOptions,
-} from '../infra/redis-connection.ts';
+import { closeRedis, commandRedisOptions, redisWatch, workerRedisOptions } from '../infra/index.ts';
 import type { Logger } from '../log.ts';
 import {
   baseUrlProblem,
   createPlatformClient,
   type PlatformClient,
   type PlatformClientOptions,
-} from '../platform/client.ts';
-import { TokenCipher } from '../platform/grant/token-cipher.ts';
-import { syncPlatformFrom } from '../sync/objects/platform-adapter.ts';
-import type { SyncPlatform } from '../sync/objects/platform-port.ts';
+  TokenCipher,
+} from '../platform/index.ts';
+import type { SyncPlatform } from '../sync/objects/index.ts';
+import { syncPlatformFrom } from '../sync/objects/index.ts';
 import { OutboxIdempotencyRecords } from '../sync/reporting/index.ts';
 import { guardTransactions } from './database.ts';
 

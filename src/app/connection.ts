@@ -1,9 +1,9 @@
 import type { Sql } from 'postgres';
 import { EXIT, ExpectedFailure } from '../exit-codes.ts';
 import { type Logger, silentLogger } from '../log.ts';
-import type { PlatformClient } from '../platform/client.ts';
-import { GrantUnusableError } from '../platform/grant/grant-errors.ts';
-import { followSwitch } from '../sync/connection-migration/switch.ts';
+import type { PlatformClient } from '../platform/index.ts';
+import { GrantUnusableError } from '../platform/index.ts';
+import { followSwitch } from '../sync/connection-migration/index.ts';
 
 /**
  * The platform has no accounting connection to sync (docs/platform.md F39: `{}`, a 404, or no

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import type { Config } from '../config.ts';
 import { EXIT, ExpectedFailure } from '../exit-codes.ts';
-import { authorizeUrlOf, type ConsentSettings } from '../platform/grant/consent.ts';
+import { authorizeUrlOf, type ConsentSettings } from '../platform/index.ts';
 import { tokenCipherFrom } from './app-context.ts';
 
 /** `connect` or /oauth/start without the Authorization Code grant configured: exit 78, one line. */

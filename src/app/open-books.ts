@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
-import { LedgerChartWriter } from '../erp/ledger/chart-write.ts';
+import { LedgerChartWriter } from '../erp/index.ts';
 import { currencyExponent } from '../money.ts';
-import type { Entity } from '../platform/schemas/entities.ts';
+import type { Entity } from '../platform/index.ts';
 
 /**
  * Opens books in the built-in ERP for the platform's entities (subsidiaries), each in its own

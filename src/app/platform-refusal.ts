@@ -1,5 +1,5 @@
-import { hostOf } from '../infra/platform-reachable.ts';
-import { PlatformError } from '../platform/errors.ts';
+import { hostOf } from '../infra/index.ts';
+import { PlatformError } from '../platform/index.ts';
 
 /**
  * The platform's token call (docs/platform.md F1, G5) refusing what the operator configured, met

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { escapeHtml } from '../server/operator/html.ts';
+import { escapeHtml } from '../server/index.ts';
 
 /**
  * The loopback listener of `connect` (docs/platform.md F44 allows http://localhost redirect URIs

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { consentSettingsFrom, isLoopbackRedirect } from '../app/consent-settings.ts';
+import { consentSettingsFrom, isLoopbackRedirect } from '../app/index.ts';
 import { EXIT } from '../exit-codes.ts';
-import { ConsentFailure, completeConsent, startConsent } from '../platform/grant/consent.ts';
-import { loadGrant } from '../platform/grant/grant-store.ts';
+import { ConsentFailure, completeConsent, loadGrant, startConsent } from '../platform/index.ts';
 import { listenForCallback } from './connect-callback.ts';
 import { CommandError, withRuntime } from './runtime.ts';
 import { withApp } from './with-app.ts';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import type { AppContext } from '../app/app-context.ts';
+import type { AppContext } from '../app/index.ts';
 import { EXIT } from '../exit-codes.ts';
-import { ConnectionSettings } from '../platform/schemas/accounting.ts';
+import { ConnectionSettings } from '../platform/index.ts';
 import { CommandError, withRuntime } from './runtime.ts';
 import { withApp } from './with-app.ts';
 

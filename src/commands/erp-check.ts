@@ -3,12 +3,17 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { Config } from '../config.ts';
 import { createErp } from '../erp/index.ts';
-import { type FixtureFileContents, parseFixtureFile } from '../erp/kit/fixture-file.ts';
-import { checkAdapter, ERP_RULES, type RuleOutcome } from '../erp/kit/index.ts';
+import {
+  checkAdapter,
+  ERP_RULES,
+  type FixtureFileContents,
+  parseFixtureFile,
+  type RuleOutcome,
+} from '../erp/kit/index.ts';
 import { EXIT } from '../exit-codes.ts';
-import { hostOf } from '../infra/platform-reachable.ts';
+import { hostOf } from '../infra/index.ts';
 import { createLogger, silentLogger } from '../log.ts';
-import { attempt } from '../platform/http-attempt.ts';
+import { attempt } from '../platform/index.ts';
 import { scrubString } from '../secrets.ts';
 import { reportFailure } from './report-failure.ts';
 import { CommandError, loadConfigOrExit } from './runtime.ts';

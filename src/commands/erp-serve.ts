@@ -1,7 +1,6 @@
-import { buildErpService } from '../erp/http/serve.ts';
-import { createErp } from '../erp/index.ts';
+import { buildErpService, createErp } from '../erp/index.ts';
 import { EXIT } from '../exit-codes.ts';
-import { onShutdown } from '../infra/shutdown.ts';
+import { onShutdown } from '../infra/index.ts';
 import type { Runtime } from './runtime.ts';
 import { CommandError } from './runtime.ts';
 

@@ -1,9 +1,14 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { importPlatformEntities } from '../app/open-books.ts';
-import { holdsOtherBooks, seedKitBooks } from '../erp/ledger/kit-books.ts';
-import { seedLedger } from '../erp/ledger/seed.ts';
-import { formatTrialBalance, trialBalance, trialBalanceTotals } from '../erp/ledger/trial-balance.ts';
+import { importPlatformEntities } from '../app/index.ts';
+import {
+  formatTrialBalance,
+  holdsOtherBooks,
+  seedKitBooks,
+  seedLedger,
+  trialBalance,
+  trialBalanceTotals,
+} from '../erp/index.ts';
 import { EXIT } from '../exit-codes.ts';
 import { registerErpCheckCommand } from './erp-check.ts';
 import { serveLedgerErp } from './erp-serve.ts';

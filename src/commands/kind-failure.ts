@@ -1,5 +1,5 @@
 import { ExpectedFailure } from '../exit-codes.ts';
-import { NetworkError, PlatformError } from '../platform/errors.ts';
+import { NetworkError, PlatformError } from '../platform/index.ts';
 import { scrubString } from '../secrets.ts';
 
 /**

@@ -15,11 +15,14 @@ import {
   migrationStatus,
   type PrepareOutcome,
   prepareMigration,
+  prepareText,
   RestoreInputError,
   type RestoreResult,
   restoreChart,
+  restoreText,
+  statusText,
+  stepLine,
 } from '../sync/connection-migration/index.ts';
-import { prepareText, restoreText, statusText, stepLine } from '../sync/connection-migration/report-text.ts';
 import { CommandError, type Runtime, withRuntime } from './runtime.ts';
 import { withApp } from './with-app.ts';
 

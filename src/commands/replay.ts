@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { EXIT } from '../exit-codes.ts';
-import { replayObject } from '../sync/objects/replay.ts';
+import { replayObject } from '../sync/objects/index.ts';
 import { withRuntime } from './runtime.ts';
 import { withConnection } from './with-app.ts';
 

@@ -1,11 +1,13 @@
-import { databaseUnavailableMessage, isDatabaseUnavailable } from '../app/database.ts';
-import { databaseRefusalMessage } from '../app/database-refusal.ts';
-import { tokenRefusalMessage } from '../app/platform-refusal.ts';
+import {
+  databaseRefusalMessage,
+  databaseUnavailableMessage,
+  isDatabaseUnavailable,
+  tokenRefusalMessage,
+} from '../app/index.ts';
 import { EXIT, ExpectedFailure } from '../exit-codes.ts';
-import { hostOf } from '../infra/platform-reachable.ts';
-import { isRedisFailure, RedisUnavailableError, redisHost } from '../infra/redis-connection.ts';
+import { hostOf, isRedisFailure, RedisUnavailableError, redisHost } from '../infra/index.ts';
 import type { Logger } from '../log.ts';
-import { NetworkError } from '../platform/errors.ts';
+import { NetworkError } from '../platform/index.ts';
 import { scrubString } from '../secrets.ts';
 
 /**

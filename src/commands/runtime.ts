@@ -1,11 +1,10 @@
 import postgres, { type Sql } from 'postgres';
 import { migrateAll } from '../../db/runner.ts';
-import { guardTransactions } from '../app/database.ts';
+import { guardTransactions } from '../app/index.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { readEnvFile } from '../env-file.ts';
 import { EXIT, ExpectedFailure } from '../exit-codes.ts';
-import { provideServices, type Services } from '../infra/services.ts';
-import { onShutdown, runCleanups } from '../infra/shutdown.ts';
+import { onShutdown, provideServices, runCleanups, type Services } from '../infra/index.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { reportFailure } from './report-failure.ts';
 

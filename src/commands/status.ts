@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import { connectionDespiteGrant } from '../app/connection.ts';
+import { connectionDespiteGrant } from '../app/index.ts';
 import { EXIT } from '../exit-codes.ts';
 import { formatStatus, type Health, statusReport } from '../operations/index.ts';
 import { createQueues, latestMigrationJob } from '../queue/index.ts';
-import { migrationProgress } from '../sync/connection-migration/progress.ts';
-import { progressLines } from '../sync/connection-migration/report-text.ts';
+import { migrationProgress, progressLines } from '../sync/connection-migration/index.ts';
 import { findExternalSyncs } from '../sync/reconcile/reconcile.ts';
 import { withRuntime } from './runtime.ts';
 import { withApp } from './with-app.ts';

@@ -1,4 +1,4 @@
-import { databaseUnavailableMessage, isDatabaseUnavailable } from '../app/database.ts';
+import { databaseUnavailableMessage, isDatabaseUnavailable } from '../app/index.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { Logger } from '../log.ts';
 

@@ -1,11 +1,9 @@
 import type { Sql } from 'postgres';
-import { importPlatformEntities } from '../app/open-books.ts';
-import { chartSummary } from '../erp/ledger/chart-summary.ts';
-import { type SeedCounts, seedLedger } from '../erp/ledger/seed.ts';
+import { importPlatformEntities } from '../app/index.ts';
+import { chartSummary, type SeedCounts, seedLedger } from '../erp/index.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { Logger } from '../log.ts';
-import type { PlatformClient } from '../platform/client.ts';
-import type { ConnectionSettingsInput } from '../platform/schemas/accounting.ts';
+import type { ConnectionSettingsInput, PlatformClient } from '../platform/index.ts';
 import { CommandError } from './runtime.ts';
 
 /**

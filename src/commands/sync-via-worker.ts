@@ -1,6 +1,6 @@
-import type { AppContext } from '../app/app-context.ts';
+import type { AppContext } from '../app/index.ts';
 import { EXIT } from '../exit-codes.ts';
-import { RedisUnavailableError, redisHost } from '../infra/redis-connection.ts';
+import { RedisUnavailableError, redisHost } from '../infra/index.ts';
 import { readHeartbeats } from '../operations/index.ts';
 import {
   createQueues,
@@ -10,7 +10,7 @@ import {
   enqueueWithin,
   type Queues,
 } from '../queue/index.ts';
-import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
+import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/index.ts';
 import type { Runtime } from './runtime.ts';
 
 /** How long each enqueue may take: Redis answered the command's PING moments ago. */

@@ -2,10 +2,15 @@ import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
 import { EXIT } from '../exit-codes.ts';
 import { mirrorChart } from '../sync/mirror/index.ts';
-import { dryRunObjects } from '../sync/objects/dry-run.ts';
-import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
-import { sideBySide } from '../sync/objects/side-by-side.ts';
-import { type ObjectSyncSummary, SYNC_DEFAULTS, syncObjects } from '../sync/objects/sync-objects.ts';
+import {
+  dryRunObjects,
+  OBJECT_KINDS,
+  type ObjectKindName,
+  type ObjectSyncSummary,
+  SYNC_DEFAULTS,
+  sideBySide,
+  syncObjects,
+} from '../sync/objects/index.ts';
 import { recorded } from '../sync/runs/record-run.ts';
 import { type KindFailure, kindFailureReason, kindFailuresText } from './kind-failure.ts';
 import { progressReporter } from './progress.ts';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ENV_FILE, readEnvFile } from '../env-file.ts';
 import { EXIT } from '../exit-codes.ts';
-import { onShutdown } from '../infra/shutdown.ts';
+import { onShutdown } from '../infra/index.ts';
 import { scrubString } from '../secrets.ts';
 import { CommandError, withRuntime } from './runtime.ts';
 import { loadStubOrExit, port } from './stub.ts';

@@ -1,7 +1,5 @@
-import { type AppContext, createAppContext, endpointFromConfig } from '../app/app-context.ts';
-import { resolveConnection } from '../app/connection.ts';
-import { ensurePlatformReachable } from '../infra/platform-reachable.ts';
-import { ensureRedisReachable } from '../infra/redis-connection.ts';
+import { type AppContext, createAppContext, endpointFromConfig, resolveConnection } from '../app/index.ts';
+import { ensurePlatformReachable, ensureRedisReachable } from '../infra/index.ts';
 import type { Runtime } from './runtime.ts';
 
 /**

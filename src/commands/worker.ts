@@ -3,16 +3,23 @@ import postgres, { type Sql } from 'postgres';
 import { enqueueOverdueRuns } from '../../jobs/overdue-runs.ts';
 import { type RunningSchedules, schedulesFromConfig, startSchedules } from '../../jobs/schedules.ts';
 import { type RunningWorkers, startWorkers } from '../../jobs/worker.ts';
-import { type AppContext, createAppContext, endpointFromConfig } from '../app/app-context.ts';
-import { connectionDespiteGrant } from '../app/connection.ts';
-import { consentSettingsFrom } from '../app/consent-settings.ts';
+import {
+  type AppContext,
+  connectionDespiteGrant,
+  consentSettingsFrom,
+  createAppContext,
+  endpointFromConfig,
+} from '../app/index.ts';
 import { EXIT } from '../exit-codes.ts';
 import { createMetrics, type Metrics, type RunningHeartbeat, startHeartbeat } from '../operations/index.ts';
 import { createQueues, type Queues } from '../queue/index.ts';
-import { listenFailure } from '../server/listen-failure.ts';
-import { type RunningServer, startServer } from '../server/server.ts';
-import { ensureSubscription } from '../server/webhooks/register-subscription.ts';
-import { webhookSecrets } from '../server/webhooks/webhook-secrets.ts';
+import {
+  ensureSubscription,
+  listenFailure,
+  type RunningServer,
+  startServer,
+  webhookSecrets,
+} from '../server/index.ts';
 import { type Runtime, withRuntime } from './runtime.ts';
 import { guardStrayRejections } from './stray-rejections.ts';
 import { disabledFeatures } from './worker-warnings.ts';

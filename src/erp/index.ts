@@ -77,3 +77,21 @@ export function createErp(config: ErpConfig, options: CreateErpOptions = {}): Er
   }
   return options.validateAnswers === false ? adapter : validatingAdapter(adapter);
 }
+export { capitalized } from './core/terms.ts';
+export { openApiText } from './http/openapi.ts';
+export { buildErpService } from './http/serve.ts';
+export { type ChartSummary, chartSummary } from './ledger/chart-summary.ts';
+export { LedgerChartWriter } from './ledger/chart-write.ts';
+export { holdsOtherBooks, seedKitBooks } from './ledger/kit-books.ts';
+export { LedgerAdmin } from './ledger/ledger-admin.ts';
+export { migrateLedger } from './ledger/migrate.ts';
+export { type SeedCounts, seedLedger } from './ledger/seed.ts';
+export { seededRandom } from './ledger/seed-chart.ts';
+export { formatTrialBalance, trialBalance, trialBalanceTotals } from './ledger/trial-balance.ts';
+export { formatMinor } from './money.ts';
+export { postOne } from './post-one.ts';
+export { DecimalValue, decimal } from './tryton/codec.ts';
+export { TrytonModels } from './tryton/models.ts';
+export { DEFAULT_TRYTON_CONCURRENCY, trytonOptionsFrom } from './tryton/options.ts';
+export { type TrytonConnection, TrytonRpc } from './tryton/rpc.ts';
+export { TrytonErp } from './tryton/tryton-erp.ts';

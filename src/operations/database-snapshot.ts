@@ -1,9 +1,9 @@
 import type { Sql } from 'postgres';
-import { ErrorCategory } from '../erp/errors.ts';
-import { kindOfSyncType, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
+import { ErrorCategory } from '../erp/index.ts';
+import { kindOfSyncType, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/index.ts';
 import { frozenCountsBySyncType } from '../sync/reporting/index.ts';
-import { requestLatencyBuckets } from '../sync/sync-button/requests.ts';
-import { reportedTotalsBySyncType, unbatchedBySyncType } from '../sync/sync-ledger/summaries.ts';
+import { requestLatencyBuckets } from '../sync/sync-button/index.ts';
+import { reportedTotalsBySyncType, unbatchedBySyncType } from '../sync/sync-ledger/index.ts';
 
 /** The failure categories (src/erp/errors.ts), in the order reports list them. */
 export const FAILURE_CATEGORIES = ErrorCategory.options;

@@ -1,9 +1,9 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Sql } from 'postgres';
-import { classifyRedisError, redisCause } from '../infra/redis-connection.ts';
-import { type GrantStanding, grantStanding } from '../platform/grant/grant-standing.ts';
-import { OBJECT_KINDS } from '../sync/objects/kinds.ts';
+import { classifyRedisError, redisCause } from '../infra/index.ts';
+import { type GrantStanding, grantStanding } from '../platform/index.ts';
+import { OBJECT_KINDS } from '../sync/objects/index.ts';
 import { spanOf } from './format-status.ts';
 import { nextScheduledRuns } from './next-runs.ts';
 import { countStalled, type QueueDepth, readQueueDepth } from './queue-snapshot.ts';

@@ -1,7 +1,7 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { type JobAttemptEvent, QUEUE_NAMES } from '../queue/index.ts';
-import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
-import type { ObjectSyncSummary } from '../sync/objects/sync-objects.ts';
+import type { ObjectSyncSummary } from '../sync/objects/index.ts';
+import { OBJECT_KINDS, type ObjectKindName } from '../sync/objects/index.ts';
 
 /** Seconds: a sync-button run has 5 minutes, a full object sync may take much longer. */
 const JOB_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];

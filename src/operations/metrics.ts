@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { PlatformAttemptEvent } from '../platform/client.ts';
+import type { PlatformAttemptEvent } from '../platform/index.ts';
 import type { JobAttemptEvent } from '../queue/index.ts';
 import { type DatabaseMetricsOptions, databaseMetrics } from './database-metrics.ts';
 import { jobMetrics } from './job-metrics.ts';

@@ -1,5 +1,5 @@
 import cron from 'node-cron';
-import { OBJECT_KINDS } from '../sync/objects/kinds.ts';
+import { OBJECT_KINDS } from '../sync/objects/index.ts';
 import type { ScheduleSeen } from './worker-heartbeat.ts';
 
 /** The next time a cron expression fires after now, in `timezone`; null when it cannot be read. */

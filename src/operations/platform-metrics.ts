@@ -1,5 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { PlatformAttemptEvent } from '../platform/client.ts';
+import type { PlatformAttemptEvent } from '../platform/index.ts';
 import { routeLabeller } from './platform-route.ts';
 
 /** Seconds; the platform answers most calls well under a second and gives up at 60 s (504). */

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
-import { OBJECT_KINDS } from '../sync/objects/kinds.ts';
+import { OBJECT_KINDS } from '../sync/objects/index.ts';
 import { backlogBySteps } from '../sync/reporting/index.ts';
-import { recentAnsweredRequests } from '../sync/sync-button/requests.ts';
+import { recentAnsweredRequests } from '../sync/sync-button/index.ts';
 
 /** What the status page draws: recent runs, sync-button answers and the outbox over a day. */
 export interface StatusHistory {

@@ -1,9 +1,9 @@
 import type { Sql } from 'postgres';
-import type { ErrorCategory } from '../erp/errors.ts';
-import { chartCounts } from '../sync/mirror/store.ts';
-import { kindOfSyncType, kindSpec, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/kinds.ts';
-import { requestStats } from '../sync/sync-button/requests.ts';
-import { outcomeCounts, recentActionableFailures, topFailureReasons } from '../sync/sync-ledger/summaries.ts';
+import type { ErrorCategory } from '../erp/index.ts';
+import { chartCounts } from '../sync/mirror/index.ts';
+import { kindOfSyncType, kindSpec, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/index.ts';
+import { requestStats } from '../sync/sync-button/index.ts';
+import { outcomeCounts, recentActionableFailures, topFailureReasons } from '../sync/sync-ledger/index.ts';
 import { type Health, type HealthSources, readHealth } from './health.ts';
 import { readStatusHistory, type StatusHistory } from './status-history.ts';
 

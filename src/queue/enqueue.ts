@@ -1,7 +1,6 @@
 import type { Queue } from 'bullmq';
-import type { ObjectKindName } from '../sync/objects/kinds.ts';
-import { leadBounds } from '../sync/sync-button/watchdog-lead.ts';
-import { SYNC_WINDOW_MS } from '../sync/sync-button/window.ts';
+import type { ObjectKindName } from '../sync/objects/index.ts';
+import { leadBounds, SYNC_WINDOW_MS } from '../sync/sync-button/index.ts';
 import { coalesceId, scheduledJobId, syncButtonJobId, watchdogJobId } from './job-ids.ts';
 import type { CoaMirrorPayload, SyncButtonPayload, SyncObjectsPayload, Trigger } from './payloads.ts';
 import type { Queues } from './queues.ts';

@@ -15,7 +15,7 @@ export {
   watchdogDelay,
 } from './enqueue.ts';
 export type { JobAttemptEvent } from './job-attempt.ts';
-export { syncButtonJobId, watchdogJobId, windowStart } from './job-ids.ts';
+export { coalesceId, scheduledJobId, syncButtonJobId, watchdogJobId, windowStart } from './job-ids.ts';
 export { enqueueMigration, latestMigrationJob } from './migration-jobs.ts';
 export {
   CoaMirrorPayload,

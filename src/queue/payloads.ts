@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OBJECT_KINDS } from '../sync/objects/kinds.ts';
+import { OBJECT_KINDS } from '../sync/objects/index.ts';
 
 /** Payloads taken off a queue are untrusted: every processor parses its payload with these. */
 

@@ -1,5 +1,5 @@
 import { type JobsOptions, Queue, type WorkerOptions } from 'bullmq';
-import { type RedisWatch, reconnectSoon, redisWatch } from '../infra/redis-connection.ts';
+import { type RedisWatch, reconnectSoon, redisWatch } from '../infra/index.ts';
 import { QUEUE_NAMES } from './payloads.ts';
 
 export interface QueueConnection {

@@ -1,12 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../log.ts';
-import {
-  ConsentFailure,
-  type ConsentSettings,
-  completeConsent,
-  startConsent,
-} from '../platform/grant/consent.ts';
-import type { GrantAnswer } from '../platform/grant/grant-token-request.ts';
+import type { GrantAnswer } from '../platform/index.ts';
+import { ConsentFailure, type ConsentSettings, completeConsent, startConsent } from '../platform/index.ts';
 import { escapeHtml } from './operator/html.ts';
 
 /**

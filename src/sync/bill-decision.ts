@@ -1,4 +1,4 @@
-import type { Bill } from '../platform/schemas/objects.ts';
+import type { Bill } from '../platform/index.ts';
 
 export type BillStep = 'BILL_SYNC' | 'BILL_PAYMENT_SYNC';
 

@@ -18,7 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { startStub } from '@ledgersync/stub';
-import { startEmbeddedRedis } from '../../src/infra/embedded-redis.ts';
+import { startEmbeddedRedis } from '../../src/infra/index.ts';
 import { createLogger } from '../../src/log.ts';
 import type { PullWorkerReport } from '../integration/platform/support/pull-worker.ts';
 import { maxInAnyWindow, runPullWorkers } from '../integration/platform/support/pull-workers.ts';

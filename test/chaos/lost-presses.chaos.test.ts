@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { DEFAULT_CLIENT } from '@ledgersync/stub';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/infra/free-port.ts';
+import { freePort } from '../../src/infra/index.ts';
 import { postWebhook, type StubWebhooks, sign, waitFor } from '../integration/support.ts';
 import { startWorkerProcess, type WorkerProcess } from '../integration/worker-process.ts';
 import { useSyncWorld } from '../support/sync-world.ts';

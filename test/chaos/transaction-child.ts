@@ -6,7 +6,7 @@
 // then a query made after the restarts, and exits 0.
 import { createInterface } from 'node:readline';
 import postgres from 'postgres';
-import { createAppContext } from '../../src/app/app-context.ts';
+import { createAppContext } from '../../src/app/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/infra/free-port.ts';
-import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
+import { freePort } from '../../src/infra/index.ts';
+import { KIND_SPECS } from '../../src/sync/objects/index.ts';
 import { postWebhook, sign, waitFor } from '../integration/support.ts';
 import { startWorkerProcess, type WorkerProcess } from '../integration/worker-process.ts';
 import { runCli } from '../support/cli.ts';

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_CLIENT, type RunningStub, startStub } from '@ledgersync/stub';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadGrant } from '../../src/platform/grant/grant-store.ts';
+import { loadGrant } from '../../src/platform/index.ts';
 import { BIN, runCli } from '../support/cli.ts';
 import { useTestDatabase } from '../support/db.ts';
 import { useTestRedis } from '../support/redis.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
+import { KIND_SPECS } from '../../src/sync/objects/index.ts';
 import { chartDifferences } from '../integration/sync/mirror/support/compare.ts';
 import { startWorkerProcess, type WorkerProcess } from '../integration/worker-process.ts';
 import { runCli } from '../support/cli.ts';

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { trialBalance, trialBalanceTotals } from '../../src/erp/ledger/trial-balance.ts';
+import { trialBalance, trialBalanceTotals } from '../../src/erp/index.ts';
 import { silentLogger } from '../../src/log.ts';
-import { KIND_SPECS, OBJECT_KINDS } from '../../src/sync/objects/kinds.ts';
-import { syncObjects } from '../../src/sync/objects/sync-objects.ts';
+import { KIND_SPECS, OBJECT_KINDS, syncObjects } from '../../src/sync/objects/index.ts';
 import { useSyncWorld } from '../support/sync-world.ts';
 
 const world = useSyncWorld();

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.ts';
-import { statusReport } from '../../src/operations/status-report.ts';
-import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
-import { syncObjects } from '../../src/sync/objects/sync-objects.ts';
+import { statusReport } from '../../src/operations/index.ts';
+import { KIND_SPECS, syncObjects } from '../../src/sync/objects/index.ts';
 import { acknowledge, findExternalSyncs, reconcile } from '../../src/sync/reconcile/reconcile.ts';
 import { useSyncWorld } from '../support/sync-world.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { trialBalance, trialBalanceTotals } from '../../src/erp/ledger/trial-balance.ts';
+import { trialBalance, trialBalanceTotals } from '../../src/erp/index.ts';
 import { silentLogger } from '../../src/log.ts';
-import { runSyncButton } from '../../src/sync/sync-button/run-sync-button.ts';
+import { runSyncButton } from '../../src/sync/sync-button/index.ts';
 import { runCli } from '../support/cli.ts';
 import { useTestRedis } from '../support/redis.ts';
 import { useSyncWorld, worldEnv } from '../support/sync-world.ts';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.ts';
-import { OBJECT_KINDS } from '../../src/sync/objects/kinds.ts';
-import { syncObjects } from '../../src/sync/objects/sync-objects.ts';
+import { OBJECT_KINDS, syncObjects } from '../../src/sync/objects/index.ts';
 import { readBooks } from '../support/tryton/books-check.ts';
 import { useTrytonSyncWorld } from '../support/tryton/tryton-world.ts';
 import { requireTryton } from '../support/tryton/use-tryton.ts';

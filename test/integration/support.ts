@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/index.ts';
 import { loadConfig } from '../../src/config.ts';
-import type { ErpAdapter } from '../../src/erp/adapter.ts';
-import type { ErpWrite } from '../../src/erp/types.ts';
+import type { ErpAdapter, ErpWrite } from '../../src/erp/index.ts';
 import { type Logger, silentLogger } from '../../src/log.ts';
 import type { TestRedis } from '../support/redis.ts';
 import type { SyncWorld } from '../support/sync-world.ts';

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres } from '../../src/infra/embedded-postgres.ts';
-import { startEmbeddedRedis } from '../../src/infra/embedded-redis.ts';
-import type { ManagedService } from '../../src/infra/managed-service.ts';
+import type { ManagedService } from '../../src/infra/index.ts';
+import { startEmbeddedPostgres, startEmbeddedRedis } from '../../src/infra/index.ts';
 import { createLogger } from '../../src/log.ts';
 
 declare module 'vitest' {

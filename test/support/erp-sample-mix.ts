@@ -1,6 +1,5 @@
-import type { ChartSummary } from '../../src/erp/ledger/chart-summary.ts';
-import { seededRandom } from '../../src/erp/ledger/seed-chart.ts';
-import type { CodedLine, Counterpart, Currency, ErpWrite } from '../../src/erp/types.ts';
+import type { ChartSummary, CodedLine, Counterpart, Currency, ErpWrite } from '../../src/erp/index.ts';
+import { seededRandom } from '../../src/erp/index.ts';
 
 /**
  * A reproducible mix of ERP writes coded against a chart summary: card transactions (with

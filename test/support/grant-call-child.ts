@@ -3,8 +3,7 @@
 // CALL_FOR_MS has passed. One line per call on stdout: `ok`, or `err <message>`. Killed with
 // SIGKILL at random moments by the test.
 import postgres from 'postgres';
-import { createPlatformClient } from '../../src/platform/client.ts';
-import { TokenCipher } from '../../src/platform/grant/token-cipher.ts';
+import { createPlatformClient, TokenCipher } from '../../src/platform/index.ts';
 
 const env = (name: string): string => {
   const value = process.env[name];

@@ -1,4 +1,4 @@
-import type { BillInput, CardTransactionInput, CodedLine } from '../../src/erp/types.ts';
+import type { BillInput, CardTransactionInput, CodedLine } from '../../src/erp/index.ts';
 
 /** A coded line on gl-6040, no dimensions: what ledger tests write unless they say otherwise. */
 export const codedLine = (amountMinor: number, extra: Partial<CodedLine> = {}): CodedLine => ({

@@ -6,10 +6,8 @@ import { DEFAULT_CLIENT } from '@ledgersync/stub';
 import postgres, { type Sql } from 'postgres';
 import type { ErpAdapter } from '../../src/erp/index.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
-import { createPlatformClient } from '../../src/platform/client.ts';
-import { OBJECT_KINDS } from '../../src/sync/objects/kinds.ts';
-import { syncPlatformFrom } from '../../src/sync/objects/platform-adapter.ts';
-import { syncObjects } from '../../src/sync/objects/sync-objects.ts';
+import { createPlatformClient } from '../../src/platform/index.ts';
+import { OBJECT_KINDS, syncObjects, syncPlatformFrom } from '../../src/sync/objects/index.ts';
 
 export const env = (name: string): string => {
   const value = process.env[name];

@@ -1,4 +1,4 @@
-import type { Bill, FieldSelection, Transaction } from '../../src/platform/schemas/objects.ts';
+import type { Bill, FieldSelection, Transaction } from '../../src/platform/index.ts';
 
 /** Platform objects as the client reads them, for unit tests of the mapping. */
 

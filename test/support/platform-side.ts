@@ -2,10 +2,10 @@ import type { SeedRequest } from '@ledgersync/stub';
 import { DEFAULT_CLIENT, type RunningStub, type StubOptions, startStub } from '@ledgersync/stub';
 import { afterAll, beforeAll } from 'vitest';
 import type { ErpAdapter } from '../../src/erp/index.ts';
-import { createPlatformClient, type PlatformClient } from '../../src/platform/client.ts';
-import type { Entity } from '../../src/platform/schemas/entities.ts';
-import { syncPlatformFrom } from '../../src/sync/objects/platform-adapter.ts';
-import type { SyncPlatform } from '../../src/sync/objects/platform-port.ts';
+import type { Entity } from '../../src/platform/index.ts';
+import { createPlatformClient, type PlatformClient } from '../../src/platform/index.ts';
+import type { SyncPlatform } from '../../src/sync/objects/index.ts';
+import { syncPlatformFrom } from '../../src/sync/objects/index.ts';
 import type { TestRedis } from './redis.ts';
 import { stubControl } from './stub-control.ts';
 

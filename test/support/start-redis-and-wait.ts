@@ -1,5 +1,5 @@
 // Starts an embedded redis-server, prints its port, and waits to be killed.
-import { startEmbeddedRedis } from '../../src/infra/embedded-redis.ts';
+import { startEmbeddedRedis } from '../../src/infra/index.ts';
 import { silentLogger } from '../../src/log.ts';
 
 const redis = await startEmbeddedRedis(silentLogger);

@@ -1,8 +1,6 @@
 import { DEFAULT_CLIENT, type StubOptions } from '@ledgersync/stub';
-import { importPlatformEntities } from '../../src/app/open-books.ts';
-import { createErp } from '../../src/erp/index.ts';
-import { chartSummary } from '../../src/erp/ledger/chart-summary.ts';
-import { seedLedger } from '../../src/erp/ledger/seed.ts';
+import { importPlatformEntities } from '../../src/app/index.ts';
+import { chartSummary, createErp, seedLedger } from '../../src/erp/index.ts';
 import { silentLogger } from '../../src/log.ts';
 import { type TestDatabase, useTestDatabase } from './db.ts';
 import { type PlatformSide, usePlatformSide } from './platform-side.ts';

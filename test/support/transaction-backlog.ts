@@ -1,4 +1,4 @@
-import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
+import { KIND_SPECS } from '../../src/sync/objects/index.ts';
 import type { SyncWorld } from './sync-world.ts';
 
 const DAY = 86_400_000;

@@ -1,7 +1,6 @@
-import type { ErpAdapter } from '../../src/erp/adapter.ts';
+import type { ErpAdapter, ErpWrite, WriteResult } from '../../src/erp/index.ts';
+import { postOne } from '../../src/erp/index.ts';
 import type { ContractFixture } from '../../src/erp/kit/index.ts';
-import { postOne } from '../../src/erp/post-one.ts';
-import type { ErpWrite, WriteResult } from '../../src/erp/types.ts';
 
 /**
  * Deliberately wrong ERP adapters, each a small decorator over a right one, for proving the

@@ -1,18 +1,15 @@
 import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PlatformBaseUrlError, PlatformNotConfiguredError } from '../../src/app/app-context.ts';
-import { NoConnectionError } from '../../src/app/connection.ts';
+import { NoConnectionError, PlatformBaseUrlError, PlatformNotConfiguredError } from '../../src/app/index.ts';
 import { reportFailure } from '../../src/commands/report-failure.ts';
 import { CommandError } from '../../src/commands/runtime.ts';
 import { ConfigError } from '../../src/config.ts';
 import { EXIT, ExpectedFailure } from '../../src/exit-codes.ts';
-import { RedisMissingError } from '../../src/infra/embedded-redis.ts';
-import { PlatformUnreachableError } from '../../src/infra/platform-reachable.ts';
-import { RedisUnavailableError } from '../../src/infra/redis-connection.ts';
+import { PlatformUnreachableError, RedisMissingError, RedisUnavailableError } from '../../src/infra/index.ts';
 import { silentLogger } from '../../src/log.ts';
-import { NetworkError, type PlatformError, platformErrorFor } from '../../src/platform/errors.ts';
-import { type ListenFailedError, listenFailure } from '../../src/server/listen-failure.ts';
+import { NetworkError, type PlatformError, platformErrorFor } from '../../src/platform/index.ts';
+import { type ListenFailedError, listenFailure } from '../../src/server/index.ts';
 
 const REDIS_URL = 'redis://worker:hunter2-redis-pw@127.0.0.1:6390';
 const PLATFORM_URL = 'http://127.0.0.1:4010/developer/v1';

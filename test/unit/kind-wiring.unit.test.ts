@@ -2,13 +2,11 @@ import { readFileSync } from 'node:fs';
 import { kindPath, SeedRequest, OBJECT_KINDS as STUB_KINDS } from '@ledgersync/stub';
 import { describe, expect, it } from 'vitest';
 import { envSchema } from '../../src/config.ts';
-import { ObjectKind as ErpObjectKind } from '../../src/erp/types.ts';
-import { ConnectionSettings } from '../../src/platform/schemas/accounting.ts';
-import { SyncType } from '../../src/platform/schemas/syncs.ts';
-import { EventType } from '../../src/platform/schemas/webhooks.ts';
-import { SUBSCRIBED_EVENTS } from '../../src/server/webhooks/event-actions.ts';
-import { KIND_SPECS, kindSpec, OBJECT_KINDS, SYNC_TYPE_ORDER } from '../../src/sync/objects/kinds.ts';
-import { BUTTON_OBJECTS } from '../../src/sync/sync-button/window.ts';
+import { ObjectKind as ErpObjectKind } from '../../src/erp/index.ts';
+import { ConnectionSettings, EventType, SyncType } from '../../src/platform/index.ts';
+import { SUBSCRIBED_EVENTS } from '../../src/server/index.ts';
+import { KIND_SPECS, kindSpec, OBJECT_KINDS, SYNC_TYPE_ORDER } from '../../src/sync/objects/index.ts';
+import { BUTTON_OBJECTS } from '../../src/sync/sync-button/index.ts';
 
 /**
  * Every object kind is wired end to end (docs/extending.md "Add an object kind"): the registry

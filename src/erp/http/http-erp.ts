@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type Logger, silentLogger } from '../../log.ts';
-import type { RetryOptions } from '../../platform/backoff.ts';
+import type { RetryOptions } from '../../platform/index.ts';
 import { issuesText } from '../../zod-issues.ts';
 import type { ErpAdapter } from '../adapter.ts';
 import { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';

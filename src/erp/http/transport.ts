@@ -1,12 +1,12 @@
 import type { Logger } from '../../log.ts';
 import {
+  attempt,
   backoffDelayMs,
   isRetryableStatus,
   type RetryOptions,
   retryAfterMs,
   sleep,
-} from '../../platform/backoff.ts';
-import { attempt } from '../../platform/http-attempt.ts';
+} from '../../platform/index.ts';
 import { scrubString } from '../../secrets.ts';
 import { type ErpErrorInfo, integratorReference, needsIntegrator, transient } from '../errors.ts';
 import { authHeaders, type HttpErpCredentials } from './auth.ts';

@@ -4,6 +4,7 @@
  * kit". test/contract/erp-contract.ts runs the same rules as vitest cases.
  */
 export { checkAdapter, type RuleOutcome } from './check.ts';
+export { type FixtureFileContents, parseFixtureFile } from './fixture-file.ts';
 export { collect, failureOf, objects, referenceOf } from './objects.ts';
 export type { RuleGroup } from './rule.ts';
 export { ERP_RULES } from './rules.ts';

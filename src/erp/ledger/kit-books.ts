@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { ContractFixture } from '../kit/subject.ts';
+import type { ContractFixture } from '../kit/index.ts';
 import { chartSummary } from './chart-summary.ts';
 import { LedgerChartWriter } from './chart-write.ts';
 import { LedgerAdmin } from './ledger-admin.ts';

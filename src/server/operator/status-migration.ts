@@ -1,5 +1,5 @@
-import type { MigrationProgress } from '../../sync/connection-migration/progress.ts';
-import { progressLines } from '../../sync/connection-migration/report-text.ts';
+import type { MigrationProgress } from '../../sync/connection-migration/index.ts';
+import { progressLines } from '../../sync/connection-migration/index.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { KindStatus, StatusReport } from '../../operations/index.ts';
-import type { MigrationProgress } from '../../sync/connection-migration/progress.ts';
+import type { MigrationProgress } from '../../sync/connection-migration/index.ts';
 import { html, type SafeHtml } from './html.ts';
 import { PAGE_STYLE } from './page-style.ts';
 import { healthBanner, queuesTable, scheduleTable, timeWithAge } from './status-banner.ts';

@@ -4,8 +4,7 @@ import type { Sql } from 'postgres';
 import { cachedRead, type StatusReport, statusReport } from '../../operations/index.ts';
 import { latestMigrationJob, QUEUE_NAMES } from '../../queue/index.ts';
 import { scrubString } from '../../secrets.ts';
-import { migrationProgress } from '../../sync/connection-migration/progress.ts';
-import { connectionAfterSwitches } from '../../sync/connection-migration/store.ts';
+import { connectionAfterSwitches, migrationProgress } from '../../sync/connection-migration/index.ts';
 import { renderStatusPage } from './status-page.ts';
 
 export interface StatusRouteDeps {

@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import type { Logger } from '../../log.ts';
-import type { WebhookEvent } from '../../platform/schemas/webhooks.ts';
+import type { WebhookEvent } from '../../platform/index.ts';
 import {
   ENQUEUE_DEADLINE_MS,
   enqueueCoalescedSync,
@@ -8,9 +8,14 @@ import {
   enqueueWithin,
   type Queues,
 } from '../../queue/index.ts';
-import { databaseTime } from '../../sync/sync-button/attribute-rows.ts';
-import { closeSyncRequest, getSyncRequest, recordSyncRequest } from '../../sync/sync-button/requests.ts';
-import { deadlineOf, SYNC_WINDOW_MS } from '../../sync/sync-button/window.ts';
+import {
+  closeSyncRequest,
+  databaseTime,
+  deadlineOf,
+  getSyncRequest,
+  recordSyncRequest,
+  SYNC_WINDOW_MS,
+} from '../../sync/sync-button/index.ts';
 import { actionFor, type EventAction } from './event-actions.ts';
 import { markEventEnqueued, recordEvent } from './webhook-store.ts';
 

@@ -1,10 +1,10 @@
-import type { EventType, WebhookEvent } from '../../platform/schemas/webhooks.ts';
+import type { EventType, WebhookEvent } from '../../platform/index.ts';
 import {
   type ButtonObjectType,
   kindSpec,
   OBJECT_KINDS,
   type ObjectKindName,
-} from '../../sync/objects/kinds.ts';
+} from '../../sync/objects/index.ts';
 
 const SYNC_ON: Record<string, ObjectKindName> = Object.fromEntries(
   OBJECT_KINDS.flatMap((kind) => kindSpec(kind).syncOn.map((event) => [event, kind])),

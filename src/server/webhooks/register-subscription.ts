@@ -1,8 +1,7 @@
 import type { Sql } from 'postgres';
 import type { Logger } from '../../log.ts';
-import type { PlatformClient } from '../../platform/client.ts';
-import { isValidWebhookSignature } from '../../platform/resources/webhooks.ts';
-import type { EventType } from '../../platform/schemas/webhooks.ts';
+import type { EventType, PlatformClient } from '../../platform/index.ts';
+import { isValidWebhookSignature } from '../../platform/index.ts';
 import { withAdvisoryLock } from '../../sync/advisory-lock.ts';
 import { SUBSCRIBED_EVENTS } from './event-actions.ts';
 import {

@@ -1,9 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Sql } from 'postgres';
-import { classifyRedisError, redisCause } from '../../infra/redis-connection.ts';
+import { classifyRedisError, redisCause } from '../../infra/index.ts';
 import type { Logger } from '../../log.ts';
-import { isValidWebhookSignature } from '../../platform/resources/webhooks.ts';
-import { ChallengeDelivery, SIGNATURE_HEADER, WebhookEvent } from '../../platform/schemas/webhooks.ts';
+import {
+  ChallengeDelivery,
+  isValidWebhookSignature,
+  SIGNATURE_HEADER,
+  WebhookEvent,
+} from '../../platform/index.ts';
 import { EnqueueError } from '../../queue/index.ts';
 import { type Acceptance, type AcceptDeps, acceptEvent } from './accept-event.ts';
 import { knownSecrets } from './subscriptions.ts';

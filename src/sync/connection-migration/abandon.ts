@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { PlatformClient } from '../../platform/client.ts';
+import type { PlatformClient } from '../../platform/index.ts';
 import { connectionLabel } from './blockers.ts';
 import { abandonMigration, openMigration } from './store.ts';
 import type { MigrationRow } from './types.ts';

@@ -7,9 +7,9 @@ import {
   GlClassification,
   TaxCode,
   TaxRate,
-} from '../../erp/chart.ts';
+} from '../../erp/index.ts';
 import { issuesText } from '../../zod-issues.ts';
-import type { ChartSource } from '../mirror/types.ts';
+import type { ChartSource } from '../mirror/index.ts';
 import type { PlatformChart } from './platform-chart.ts';
 
 /** A backed-up item that cannot be uploaded again, and why. */

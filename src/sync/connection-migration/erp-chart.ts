@@ -1,4 +1,4 @@
-import type { ChartSource } from '../mirror/types.ts';
+import type { ChartSource } from '../mirror/index.ts';
 
 /**
  * The remote ids the ERP expects active on the platform, per list of the platform chart: active

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import { withAdvisoryLock } from '../advisory-lock.ts';
-import { mirrorLockName } from '../mirror/lock-name.ts';
-import { OBJECT_KINDS, type ObjectKindName } from '../objects/kinds.ts';
+import { mirrorLockName } from '../mirror/index.ts';
+import { OBJECT_KINDS, type ObjectKindName } from '../objects/index.ts';
 
 /**
  * One `migrate prepare` at a time per deployment: two would race for the same steps. Advisory

@@ -1,6 +1,5 @@
-import type { AccountingConnection } from '../../platform/schemas/accounting.ts';
-import { OBJECT_KINDS, type ObjectKindName } from '../objects/kinds.ts';
-import { syncObjects } from '../objects/sync-objects.ts';
+import type { AccountingConnection } from '../../platform/index.ts';
+import { OBJECT_KINDS, type ObjectKindName, syncObjects } from '../objects/index.ts';
 import type { Blocker } from './blockers.ts';
 import { failureReasons, unsentResults } from './store.ts';
 import type { MigrationDeps } from './types.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { PlatformClient } from '../../platform/client.ts';
-import { Listing } from '../../platform/pagination.ts';
+import type { PlatformClient } from '../../platform/index.ts';
+import { Listing } from '../../platform/index.ts';
 
 /**
  * A connection's chart of accounts read from the platform, item by item exactly as it answered

@@ -1,16 +1,18 @@
 import type { Sql } from 'postgres';
-import type { PlatformClient } from '../../platform/client.ts';
-import { PlatformError } from '../../platform/errors.ts';
-import { TAX_CODE_FIELD_EXTERNAL_ID, TaxCode } from '../../platform/schemas/accounting.ts';
-import { contentHash } from '../mirror/content-hash.ts';
-import { fieldOptionOps } from '../mirror/kinds/field-options.ts';
-import { fieldOps } from '../mirror/kinds/fields.ts';
-import { glAccountOps } from '../mirror/kinds/gl-accounts.ts';
-import { taxCodeOptionOps, taxRateOps } from '../mirror/kinds/tax.ts';
-import { vendorOps } from '../mirror/kinds/vendors.ts';
-import type { MapScope, RemoteItem } from '../mirror/model.ts';
-import { forgetConnection, recordMapped } from '../mirror/store.ts';
-import type { ChartPlatform, MirrorKind } from '../mirror/types.ts';
+import type { PlatformClient } from '../../platform/index.ts';
+import { PlatformError, TAX_CODE_FIELD_EXTERNAL_ID, TaxCode } from '../../platform/index.ts';
+import type { ChartPlatform, MapScope, MirrorKind, RemoteItem } from '../mirror/index.ts';
+import {
+  contentHash,
+  fieldOps,
+  fieldOptionOps,
+  forgetConnection,
+  glAccountOps,
+  recordMapped,
+  taxCodeOptionOps,
+  taxRateOps,
+  vendorOps,
+} from '../mirror/index.ts';
 
 /** What rebuilding reads: the chart lists, and the tax code field by a plain GET. */
 export type RebuildPlatform = ChartPlatform & Pick<PlatformClient, 'request'>;

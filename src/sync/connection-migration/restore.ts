@@ -1,11 +1,10 @@
 import type { Sql } from 'postgres';
 import { ZodError } from 'zod';
 import type { Logger } from '../../log.ts';
-import type { PlatformClient } from '../../platform/client.ts';
+import type { PlatformClient } from '../../platform/index.ts';
 import { issuesText } from '../../zod-issues.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
-import { type MirrorProgress, mirrorChart } from '../mirror/index.ts';
-import { mirrorLockName } from '../mirror/lock-name.ts';
+import { type MirrorProgress, mirrorChart, mirrorLockName } from '../mirror/index.ts';
 import { backupChartSource, type SkippedItem } from './backup-chart-source.ts';
 import { ChartBackup, readBackupFile } from './backup-file.ts';
 import { connectionLabel } from './blockers.ts';

@@ -1,6 +1,5 @@
 import type { Sql } from 'postgres';
-import type { PlatformClient } from '../../platform/client.ts';
-import type { AccountingConnection } from '../../platform/schemas/accounting.ts';
+import type { AccountingConnection, PlatformClient } from '../../platform/index.ts';
 import { type MigrationState, STEP_RESULT, STEPS, type StepName } from './states.ts';
 import { latestMigration, loadBackup } from './store.ts';
 import type { MigrationRow } from './types.ts';

@@ -1,4 +1,4 @@
-import { okValues } from '../../platform/parse.ts';
+import { okValues } from '../../platform/index.ts';
 import { otherMigrationOnPlatform } from './blockers.ts';
 import { findOutstanding, outstandingBlocker } from './outstanding.ts';
 import { checkpoint, moved, type StepContext, type StepOutcome, stopped } from './step-context.ts';

@@ -1,5 +1,5 @@
-import { okValues } from '../../platform/parse.ts';
-import type { AccountingConnection, ConnectionSettingsInput } from '../../platform/schemas/accounting.ts';
+import type { AccountingConnection, ConnectionSettingsInput } from '../../platform/index.ts';
+import { okValues } from '../../platform/index.ts';
 import { connectionLabel, notInactiveApi, targetMissing } from './blockers.ts';
 import { checkpoint, moved, type StepContext, type StepOutcome, stopped } from './step-context.ts';
 import { recordTarget, snapshotConnections } from './store.ts';

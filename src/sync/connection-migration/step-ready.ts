@@ -1,6 +1,5 @@
-import { PlatformError } from '../../platform/errors.ts';
-import { okValues } from '../../platform/parse.ts';
-import type { AccountingConnection } from '../../platform/schemas/accounting.ts';
+import type { AccountingConnection } from '../../platform/index.ts';
+import { okValues, PlatformError } from '../../platform/index.ts';
 import {
   alreadyReady,
   type Blocker,

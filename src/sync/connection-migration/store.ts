@@ -8,10 +8,8 @@
 import type { Sql } from 'postgres';
 import { scrubString } from '../../secrets.ts';
 import { carryOverFrozenBatches } from '../reporting/index.ts';
-import { carryOverOpenRequests, moveOpenRequest } from '../sync-button/requests.ts';
-import { carryOverUnreportedRows } from '../sync-ledger/carry-over.ts';
-import { lastFailureMessages } from '../sync-ledger/object-lookups.ts';
-import { unsentResultCounts } from '../sync-ledger/summaries.ts';
+import { carryOverOpenRequests, moveOpenRequest } from '../sync-button/index.ts';
+import { carryOverUnreportedRows, lastFailureMessages, unsentResultCounts } from '../sync-ledger/index.ts';
 import type { MigrationState } from './states.ts';
 import type { MigrationRow } from './types.ts';
 

@@ -1,9 +1,8 @@
 import type { Sql } from 'postgres';
 import type { Logger } from '../../log.ts';
-import type { PlatformClient } from '../../platform/client.ts';
+import type { PlatformClient } from '../../platform/index.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
-import { mirrorLockName } from '../mirror/lock-name.ts';
-import { countMirrored } from '../mirror/store.ts';
+import { countMirrored, mirrorLockName } from '../mirror/index.ts';
 import { connectionLockNames, withLocks } from './lock-names.ts';
 import { type RebuiltCounts, rebuildIdMap } from './rebuild-id-map.ts';
 import { type CarriedOver, connectionAfterSwitches, openMigration, recordSwitch } from './store.ts';

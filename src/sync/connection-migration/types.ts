@@ -1,9 +1,9 @@
 import type { Sql } from 'postgres';
-import type { ErpAdapter } from '../../erp/adapter.ts';
+import type { ErpAdapter } from '../../erp/index.ts';
 import type { Logger } from '../../log.ts';
-import type { PlatformClient } from '../../platform/client.ts';
-import type { MirrorProgress } from '../mirror/types.ts';
-import type { SyncPlatform } from '../objects/platform-port.ts';
+import type { PlatformClient } from '../../platform/index.ts';
+import type { MirrorProgress } from '../mirror/index.ts';
+import type { SyncPlatform } from '../objects/index.ts';
 import type { Blocker } from './blockers.ts';
 import type { MigrationState, StepName } from './states.ts';
 

@@ -1,4 +1,4 @@
-import type { ChartSource } from '../mirror/types.ts';
+import type { ChartSource } from '../mirror/index.ts';
 import { type ExpectedIds, expectedIds } from './erp-chart.ts';
 import type { PlatformChart, PlatformItem } from './platform-chart.ts';
 

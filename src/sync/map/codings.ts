@@ -1,5 +1,5 @@
-import type { Coding } from '../../erp/types.ts';
-import type { FieldSelection } from '../../platform/schemas/objects.ts';
+import type { Coding } from '../../erp/index.ts';
+import type { FieldSelection } from '../../platform/index.ts';
 import { MappingProblem } from './mapping-problem.ts';
 
 /**

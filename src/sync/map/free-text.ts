@@ -1,4 +1,4 @@
-import { isControlCharacter } from '../../erp/types.ts';
+import { isControlCharacter } from '../../erp/index.ts';
 
 /**
  * Free text as it reaches the ERP: control characters (NUL and the other C0 codes but tab, line

@@ -1,4 +1,4 @@
-import { type ErpErrorInfo, userActionable } from '../../erp/errors.ts';
+import { type ErpErrorInfo, userActionable } from '../../erp/index.ts';
 import { freeText } from './free-text.ts';
 
 /**

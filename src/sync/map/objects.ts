@@ -1,4 +1,3 @@
-import { formatMinor } from '../../erp/money.ts';
 import type {
   BillInput,
   BillPaymentInput,
@@ -8,7 +7,8 @@ import type {
   Currency,
   ReimbursementInput,
   TransferInput,
-} from '../../erp/types.ts';
+} from '../../erp/index.ts';
+import { formatMinor } from '../../erp/index.ts';
 import { allocate, currencyExponent, currencyOfAmount, type Money, readMoney } from '../../money.ts';
 import type {
   AmountField,
@@ -19,7 +19,7 @@ import type {
   Reimbursement,
   Transaction,
   Transfer,
-} from '../../platform/schemas/objects.ts';
+} from '../../platform/index.ts';
 import { codingFrom, requireGlAccount } from './codings.ts';
 import { freeText } from './free-text.ts';
 import { MappingProblem } from './mapping-problem.ts';

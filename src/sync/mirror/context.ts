@@ -1,4 +1,4 @@
-import type { CustomField } from '../../erp/chart.ts';
+import type { CustomField } from '../../erp/index.ts';
 import type { Meter, Target } from './kinds/common.ts';
 import { mirrorScope } from './mirror-scope.ts';
 import type { KindOps, MapScope } from './model.ts';

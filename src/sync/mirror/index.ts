@@ -112,3 +112,14 @@ function countsOf(summary: MirrorSummary): Record<string, string> {
   }
   return out;
 }
+
+export { contentHash } from './content-hash.ts';
+export { fieldOptionOps } from './kinds/field-options.ts';
+export { fieldOps } from './kinds/fields.ts';
+export { glAccountOps } from './kinds/gl-accounts.ts';
+export { taxCodeOptionOps, taxRateOps } from './kinds/tax.ts';
+export { vendorOps } from './kinds/vendors.ts';
+export { mirrorLockName } from './lock-name.ts';
+export type { MapScope, RemoteItem } from './model.ts';
+export { chartCounts, countMirrored, forgetConnection, recordMapped } from './store.ts';
+export type { ChartPlatform, ChartSource } from './types.ts';

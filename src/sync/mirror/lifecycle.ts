@@ -1,4 +1,4 @@
-import { PlatformError, ValidationError } from '../../platform/errors.ts';
+import { PlatformError, ValidationError } from '../../platform/index.ts';
 import { type Change, type Deactivation, patchBody } from './diff.ts';
 import type { KindOps } from './model.ts';
 import type { AppliedChange } from './store.ts';

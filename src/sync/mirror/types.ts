@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
-import type { ErpAdapter } from '../../erp/adapter.ts';
+import type { ErpAdapter } from '../../erp/index.ts';
 import type { Logger } from '../../log.ts';
-import type { PlatformClient } from '../../platform/client.ts';
+import type { PlatformClient } from '../../platform/index.ts';
 
 /** The id_map kinds, in the upload order of docs/platform.md G15 (tax: rates, code field, options). */
 export const MIRROR_KINDS = [

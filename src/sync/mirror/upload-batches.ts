@@ -1,4 +1,4 @@
-import { DuplicateUploadError, ValidationError } from '../../platform/errors.ts';
+import { DuplicateUploadError, ValidationError } from '../../platform/index.ts';
 import { Adopter } from './adopter.ts';
 import { namedBadItems } from './bad-items.ts';
 import type { DesiredItem, KindOps, RemoteItem } from './model.ts';

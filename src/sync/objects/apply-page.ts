@@ -1,8 +1,6 @@
 import type { Sql } from 'postgres';
-import type { ErpAdapter } from '../../erp/adapter.ts';
-import type { ErpWrite, WriteResult } from '../../erp/types.ts';
-import { claimRows } from '../sync-ledger/claims.ts';
-import { type Outcome, recordOutcomes } from '../sync-ledger/outcomes.ts';
+import type { ErpAdapter, ErpWrite, WriteResult } from '../../erp/index.ts';
+import { claimRows, type Outcome, recordOutcomes } from '../sync-ledger/index.ts';
 import type { PlannedItem } from './plan-page.ts';
 
 export interface ApplyContext {

@@ -1,9 +1,8 @@
 import type { Sql } from 'postgres';
-import type { ErpAdapter } from '../../erp/adapter.ts';
-import type { ErpWrite } from '../../erp/types.ts';
-import type { SyncType } from '../../platform/schemas/syncs.ts';
-import { outcomesInOutbox } from '../sync-ledger/object-lookups.ts';
-import type { Outcome } from '../sync-ledger/outcomes.ts';
+import type { ErpAdapter, ErpWrite } from '../../erp/index.ts';
+import type { SyncType } from '../../platform/index.ts';
+import type { Outcome } from '../sync-ledger/index.ts';
+import { outcomesInOutbox } from '../sync-ledger/index.ts';
 import { inPhases } from './apply-page.ts';
 import { kindSpec, type ObjectKindName } from './kinds.ts';
 import { type PlannedItem, planPage, readObjects } from './plan-page.ts';

@@ -1,10 +1,7 @@
-import type { ErpAdapter } from '../../erp/adapter.ts';
-import type { ObjectKind as ErpObjectKind, ErpWrite } from '../../erp/types.ts';
+import type { ErpAdapter, ObjectKind as ErpObjectKind, ErpWrite } from '../../erp/index.ts';
 import type { Logger } from '../../log.ts';
-import type { ObjectList } from '../../platform/resources/ready-objects.ts';
-import { Bill, Cashback, Reimbursement, Transaction, Transfer } from '../../platform/schemas/objects.ts';
-import type { SyncType } from '../../platform/schemas/syncs.ts';
-import type { EventType } from '../../platform/schemas/webhooks.ts';
+import type { EventType, ObjectList, SyncType } from '../../platform/index.ts';
+import { Bill, Cashback, Reimbursement, Transaction, Transfer } from '../../platform/index.ts';
 import { billSteps } from '../bill-decision.ts';
 import {
   mapBill,
@@ -13,8 +10,8 @@ import {
   mapReimbursement,
   mapTransaction,
   mapTransfer,
-} from '../map/objects.ts';
-import type { Outcome } from '../sync-ledger/outcomes.ts';
+} from '../map/index.ts';
+import type { Outcome } from '../sync-ledger/index.ts';
 import type { SyncPlatform } from './platform-port.ts';
 import { checkMissingVendors, createMissingVendors } from './vendor-creation.ts';
 

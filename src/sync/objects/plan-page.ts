@@ -1,10 +1,8 @@
-import { integratorReference, needsIntegrator } from '../../erp/errors.ts';
-import type { ErpWrite } from '../../erp/types.ts';
-import { ErpWrite as ErpWriteSchema } from '../../erp/types.ts';
-import type { SyncType } from '../../platform/schemas/syncs.ts';
-import { freeText } from '../map/free-text.ts';
-import { MappingProblem } from '../map/mapping-problem.ts';
-import type { Outcome } from '../sync-ledger/outcomes.ts';
+import type { ErpWrite } from '../../erp/index.ts';
+import { ErpWrite as ErpWriteSchema, integratorReference, needsIntegrator } from '../../erp/index.ts';
+import type { SyncType } from '../../platform/index.ts';
+import { freeText, MappingProblem } from '../map/index.ts';
+import type { Outcome } from '../sync-ledger/index.ts';
 import type { KindSpec, PlatformObject } from './kinds.ts';
 import type { ReadItem } from './platform-port.ts';
 

@@ -1,7 +1,5 @@
-import type { PlatformClient } from '../../platform/client.ts';
-import { DuplicateUploadError } from '../../platform/errors.ts';
-import type { ItemPage } from '../../platform/pagination.ts';
-import type { SyncResult } from '../../platform/schemas/syncs.ts';
+import type { ItemPage, PlatformClient, SyncResult } from '../../platform/index.ts';
+import { DuplicateUploadError } from '../../platform/index.ts';
 import { kindSpec, type ObjectKindName } from './kinds.ts';
 import type { PageQuery, ReadPage, SyncPlatform } from './platform-port.ts';
 import { ALL_TIME, type DateRange, dateQuery } from './reading/date-range.ts';

@@ -1,8 +1,8 @@
-import { capitalized } from '../../erp/core/terms.ts';
-import type { PlatformClient } from '../../platform/client.ts';
+import { capitalized } from '../../erp/index.ts';
+import type { PlatformClient } from '../../platform/index.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
 import { freezeAndSend } from '../reporting/index.ts';
-import { latestOutcome, ledgerSyncType } from '../sync-ledger/object-lookups.ts';
+import { latestOutcome, ledgerSyncType } from '../sync-ledger/index.ts';
 import { kindOfSyncType, kindSpec, OBJECT_KINDS, type ObjectKindName, type PlatformObject } from './kinds.ts';
 import { emptySummary, type ObjectSyncDeps, type ObjectSyncSummary, processPage } from './sync-objects.ts';
 

@@ -1,4 +1,4 @@
-import { runWithinShare, WindowShare } from '../../platform/window-share.ts';
+import { runWithinShare, WindowShare } from '../../platform/index.ts';
 import { kindSpec, type ObjectKindName } from './kinds.ts';
 
 /**

@@ -1,10 +1,10 @@
 import type { Sql } from 'postgres';
-import type { ErpAdapter } from '../../erp/adapter.ts';
+import type { ErpAdapter } from '../../erp/index.ts';
 import type { Logger } from '../../log.ts';
 import { withAdvisoryLock } from '../advisory-lock.ts';
-import { connectionAfterSwitches } from '../connection-migration/store.ts';
+import { connectionAfterSwitches } from '../connection-migration/index.ts';
 import { addReport, freezeAndSend, type ReportCounts, sendFrozen } from '../reporting/index.ts';
-import { releaseClosedRequests } from '../sync-ledger/outcomes.ts';
+import { releaseClosedRequests } from '../sync-ledger/index.ts';
 import { applyPage } from './apply-page.ts';
 import { kindSpec, type ObjectKindName } from './kinds.ts';
 import { planPage, readObjects } from './plan-page.ts';

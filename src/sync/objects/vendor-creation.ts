@@ -1,10 +1,9 @@
-import type { ErpAdapter } from '../../erp/adapter.ts';
-import { integratorReference, needsIntegrator, transient, userActionable } from '../../erp/errors.ts';
-import type { VendorInput } from '../../erp/types.ts';
+import type { ErpAdapter, VendorInput } from '../../erp/index.ts';
+import { integratorReference, needsIntegrator, transient, userActionable } from '../../erp/index.ts';
 import type { Logger } from '../../log.ts';
-import { PlatformError } from '../../platform/errors.ts';
-import type { Transaction } from '../../platform/schemas/objects.ts';
-import type { Outcome } from '../sync-ledger/outcomes.ts';
+import type { Transaction } from '../../platform/index.ts';
+import { PlatformError } from '../../platform/index.ts';
+import type { Outcome } from '../sync-ledger/index.ts';
 import type { SyncPlatform } from './platform-port.ts';
 
 type Failure = Extract<Outcome, { ok: false }>;

@@ -1,9 +1,7 @@
 import type { Sql } from 'postgres';
-import type { PlatformClient } from '../../platform/client.ts';
-import type { Listing } from '../../platform/pagination.ts';
-import type { SyncType } from '../../platform/schemas/syncs.ts';
-import { kindSpec, OBJECT_KINDS, type PlatformObject } from '../objects/kinds.ts';
-import { reportedByUs } from '../sync-ledger/object-lookups.ts';
+import type { Listing, PlatformClient, SyncType } from '../../platform/index.ts';
+import { kindSpec, OBJECT_KINDS, type PlatformObject } from '../objects/index.ts';
+import { reportedByUs } from '../sync-ledger/index.ts';
 
 export interface ExternalSync {
   objectId: string;

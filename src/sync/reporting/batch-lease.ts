@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sql } from 'postgres';
-import { readerName } from '../objects/reading/postgres-board.ts';
+import { readerName } from '../objects/index.ts';
 
 /**
  * How long a sender holds a frozen batch before another may take it over. Longer than one send

@@ -3,7 +3,7 @@ import {
   DEFAULT_IDEMPOTENCY_TTL_DAYS,
   type IdempotencyRecord,
   type IdempotencyRecords,
-} from '../../platform/idempotency.ts';
+} from '../../platform/index.ts';
 
 const PRUNE_EVERY_MS = 3_600_000;
 

@@ -1,4 +1,4 @@
-import type { SyncResult } from '../../platform/schemas/syncs.ts';
+import type { SyncResult } from '../../platform/index.ts';
 import type { SyncBody } from './freeze-batch.ts';
 
 /**

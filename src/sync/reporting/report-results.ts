@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import type { Logger } from '../../log.ts';
-import type { SyncType } from '../../platform/schemas/syncs.ts';
-import { SYNC_TYPE_ORDER } from '../objects/kinds.ts';
+import type { SyncType } from '../../platform/index.ts';
+import { SYNC_TYPE_ORDER } from '../objects/index.ts';
 import { ackBatch, noteBatchFailure } from './ack-batch.ts';
 import { DEFAULT_LEASE_TIMING, type LeaseTiming, sendUnderLease, type WhenLeased } from './batch-lease.ts';
 import { type FrozenBatch, freezeBatch, RESULT_BATCH_MAX } from './freeze-batch.ts';

@@ -1,5 +1,4 @@
-import type { ObjectKindName } from '../objects/kinds.ts';
-import type { ReadItem, ReadPage, SyncPlatform } from '../objects/platform-port.ts';
+import type { ObjectKindName, ReadItem, ReadPage, SyncPlatform } from '../objects/index.ts';
 
 function itemId(item: ReadItem): string | null {
   if (item.ok) {

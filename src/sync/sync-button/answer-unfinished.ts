@@ -1,11 +1,10 @@
 import type { Sql } from 'postgres';
-import { transient } from '../../erp/errors.ts';
+import { transient } from '../../erp/index.ts';
 import type { Logger } from '../../log.ts';
-import type { SyncType } from '../../platform/schemas/syncs.ts';
-import type { SyncPlatform } from '../objects/platform-port.ts';
+import type { SyncType } from '../../platform/index.ts';
+import type { SyncPlatform } from '../objects/index.ts';
 import { addReport, freezeAndSend, type ReportCounts, sendFrozen } from '../reporting/index.ts';
-import { claimRows } from '../sync-ledger/claims.ts';
-import { adoptKnownOutcomes, recordOutcomes, releaseLeftovers } from '../sync-ledger/outcomes.ts';
+import { adoptKnownOutcomes, claimRows, recordOutcomes, releaseLeftovers } from '../sync-ledger/index.ts';
 import { hasUnansweredRows, unansweredOwnRows } from './attribute-rows.ts';
 import { observeRequested } from './observe-requested.ts';
 import { timedPosts } from './platform-latency.ts';

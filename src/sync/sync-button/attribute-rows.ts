@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from 'postgres';
-import { settleAnsweredRows, unansweredRowsOfEndedRuns } from '../sync-ledger/answered-rows.ts';
+import { settleAnsweredRows, unansweredRowsOfEndedRuns } from '../sync-ledger/index.ts';
 import { assignRowsToEarliestRequests } from './requests.ts';
 import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
 

@@ -1,4 +1,4 @@
-import type { PlatformClient } from '../../platform/client.ts';
+import type { PlatformClient } from '../../platform/index.ts';
 import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { ReadPage, SyncPlatform } from '../objects/platform-port.ts';
+import type { ReadPage, SyncPlatform } from '../objects/index.ts';
 import { pageObjectIds } from './adopting-platform.ts';
 import {
   type AttributionScope,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import type { ReadPage, SyncPlatform } from '../objects/platform-port.ts';
+import type { ReadPage, SyncPlatform } from '../objects/index.ts';
 import type { LatencySeen } from './watchdog-lead.ts';
 
 /**

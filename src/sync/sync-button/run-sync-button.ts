@@ -1,12 +1,11 @@
 import type { Sql } from 'postgres';
-import type { ErpAdapter } from '../../erp/adapter.ts';
+import type { ErpAdapter } from '../../erp/index.ts';
 import type { Logger } from '../../log.ts';
-import type { PlatformClient } from '../../platform/client.ts';
-import type { ReadPage, SyncPlatform } from '../objects/platform-port.ts';
-import { prefetch } from '../objects/prefetch.ts';
-import { emptySummary, type ObjectSyncSummary, syncObjects } from '../objects/sync-objects.ts';
+import type { PlatformClient } from '../../platform/index.ts';
+import type { ReadPage, SyncPlatform } from '../objects/index.ts';
+import { emptySummary, type ObjectSyncSummary, prefetch, syncObjects } from '../objects/index.ts';
 import { addReport } from '../reporting/index.ts';
-import { adoptKnownOutcomes, releaseLeftovers } from '../sync-ledger/outcomes.ts';
+import { adoptKnownOutcomes, releaseLeftovers } from '../sync-ledger/index.ts';
 import { keepItems, pageObjectIds, withReadPages } from './adopting-platform.ts';
 import { databaseTime, rowsOfEndedRuns, unansweredOwnRows } from './attribute-rows.ts';
 import { syncButtonEnabled } from './button-flag.ts';

@@ -1,11 +1,11 @@
-import type { SyncType } from '../../platform/schemas/syncs.ts';
+import type { SyncType } from '../../platform/index.ts';
 import {
   type ButtonFlag,
   type ButtonObjectType,
   kindSpec,
   OBJECT_KINDS,
   type ObjectKindName,
-} from '../objects/kinds.ts';
+} from '../objects/index.ts';
 
 /** docs/platform.md G29: unposted requested rows are marked failed after 5 minutes. */
 export const SYNC_WINDOW_MS = 5 * 60_000;

@@ -1,7 +1,7 @@
 // What happened to claimed objects (the ERP's outcome), and which sync-button request, if any,
 // their results are reported under until they are frozen into a batch.
 import type { Sql } from 'postgres';
-import type { ErrorCategory } from '../../erp/errors.ts';
+import type { ErrorCategory } from '../../erp/index.ts';
 
 export type Outcome =
   | { objectId: string; ok: true; referenceId: string; deepLinkUrl?: string | undefined }

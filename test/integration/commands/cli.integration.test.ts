@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { okValues } from '../../../src/platform/parse.ts';
+import { okValues } from '../../../src/platform/index.ts';
 import { BIN, runCli } from '../../support/cli.ts';
 import { type Arrival, PROVIDER, useMigrationWorld } from '../sync/connection-migration/support/world.ts';
 import { chartDifferences } from '../sync/mirror/support/compare.ts';

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../src/infra/free-port.ts';
+import { freePort } from '../../../src/infra/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { useSyncWorld, worldEnv } from '../../support/sync-world.ts';
 import { deliveriesSettled, waitFor } from '../support.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../src/infra/free-port.ts';
+import { freePort } from '../../../src/infra/index.ts';
 import { useOwnRedis } from '../../chaos/redis-server.ts';
 import { useSyncWorld, worldEnv } from '../../support/sync-world.ts';
 import { startWorkerProcess, type WorkerProcess } from '../worker-process.ts';

@@ -2,7 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { processCoaMirror } from '../../../jobs/coa-mirror.ts';
 import type { ErpAdapter } from '../../../src/erp/index.ts';
-import { seedLedger } from '../../../src/erp/ledger/seed.ts';
+import { seedLedger } from '../../../src/erp/index.ts';
 import { silentLogger } from '../../../src/log.ts';
 import { fakeJob } from '../../support/fake-job.ts';
 import { useMirrorHarness } from '../sync/mirror/support/harness.ts';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { type RunningJoiner, startJoining } from '../../../jobs/join-runs.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { type ObjectSyncSummary, syncObjects } from '../../../src/sync/objects/sync-objects.ts';
+import { type ObjectSyncSummary, syncObjects } from '../../../src/sync/objects/index.ts';
 import { CLEAN_HISTORY, checkHistory } from '../../support/history-check.ts';
 import { useSyncWorld } from '../../support/sync-world.ts';
 import { seedTransactionBacklog } from '../../support/transaction-backlog.ts';

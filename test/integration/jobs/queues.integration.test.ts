@@ -1,8 +1,7 @@
 import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../../jobs/worker.ts';
-import { enqueueCoalescedSync } from '../../../src/queue/enqueue.ts';
-import { createQueues, type Queues } from '../../../src/queue/queues.ts';
+import { createQueues, enqueueCoalescedSync, type Queues } from '../../../src/queue/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { useSyncWorld } from '../../support/sync-world.ts';
 import { appFor, type GatedErp, gatedErp, waitFor } from '../support.ts';

@@ -2,10 +2,10 @@
 // 2-second job lock, prints "ready", and is killed with SIGKILL mid-job by the test.
 import postgres from 'postgres';
 import { startWorkers } from '../../../jobs/worker.ts';
-import { createAppContext } from '../../../src/app/app-context.ts';
+import { createAppContext } from '../../../src/app/index.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/log.ts';
-import { createQueues } from '../../../src/queue/queues.ts';
+import { createQueues } from '../../../src/queue/index.ts';
 
 const config = loadConfig();
 const log = createLogger({ level: 'warn', pretty: false });

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../../jobs/worker.ts';
-import { createQueues, type Queues } from '../../../src/queue/queues.ts';
+import { createQueues, type Queues } from '../../../src/queue/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { useSyncWorld, worldEnv } from '../../support/sync-world.ts';
 import { appFor, waitFor } from '../support.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recentActionableFailures } from '../../../src/sync/sync-ledger/summaries.ts';
+import { recentActionableFailures } from '../../../src/sync/sync-ledger/index.ts';
 import { useTestDatabase } from '../../support/db.ts';
 
 const db = useTestDatabase();

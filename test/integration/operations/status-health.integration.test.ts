@@ -11,7 +11,7 @@ import {
   readHeartbeats,
   startHeartbeat,
 } from '../../../src/operations/worker-heartbeat.ts';
-import { createQueues, type Queues } from '../../../src/queue/queues.ts';
+import { createQueues, type Queues } from '../../../src/queue/index.ts';
 import { useTestDatabase } from '../../support/db.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { waitFor } from '../support.ts';

@@ -4,7 +4,7 @@ import { silentLogger } from '../../../src/log.ts';
 import type { PlatformClient } from '../../../src/platform/client.ts';
 import { PlatformError, UnexpectedResponseError } from '../../../src/platform/errors.ts';
 import type { ItemResult } from '../../../src/platform/parse.ts';
-import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
+import { KIND_SPECS } from '../../../src/sync/objects/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { AnswerFuzz } from './support/answer-fuzz.ts';
 import {

@@ -2,7 +2,7 @@ import type { RunningStub } from '@ledgersync/stub';
 import { afterEach, describe, expect, it } from 'vitest';
 import { okValues } from '../../../src/platform/parse.ts';
 import type { SyncOutcome } from '../../../src/platform/resources/syncs.ts';
-import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
+import { KIND_SPECS } from '../../../src/sync/objects/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { capturingLogger } from './support/capture-log.ts';
 import { addClient, control, effects, startTestStub, testClient } from './support/stub.ts';

@@ -3,7 +3,7 @@ import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { PAUSED_FOR_GRANT, pausedForGrant } from '../../../jobs/grant-pause.ts';
 import { runCoaMirrorJob } from '../../../jobs/run-sync-jobs.ts';
-import type { AppContext } from '../../../src/app/app-context.ts';
+import type { AppContext } from '../../../src/app/index.ts';
 import { silentLogger } from '../../../src/log.ts';
 import { encryptedTokens } from '../../../src/platform/grant/grant-renewal.ts';
 import { grantStanding, RECONNECT_WARNING_MS } from '../../../src/platform/grant/grant-standing.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformError, UnexpectedResponseError } from '../../../src/platform/errors.ts';
 import type { ItemResult } from '../../../src/platform/parse.ts';
 import type { Transaction } from '../../../src/platform/schemas/objects.ts';
-import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
+import { KIND_SPECS } from '../../../src/sync/objects/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { capturingLogger } from './support/capture-log.ts';
 import { addClient, type Credentials, control, effects, startTestStub, testClient } from './support/stub.ts';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resolveConnection } from '../../../src/app/connection.ts';
+import { resolveConnection } from '../../../src/app/index.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
+import { KIND_SPECS } from '../../../src/sync/objects/index.ts';
 import { useTestDatabase } from '../../support/db.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import {

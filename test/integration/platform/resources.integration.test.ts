@@ -9,7 +9,7 @@ import {
   ValidationError,
 } from '../../../src/platform/errors.ts';
 import { okValues } from '../../../src/platform/parse.ts';
-import { KIND_SPECS } from '../../../src/sync/objects/kinds.ts';
+import { KIND_SPECS } from '../../../src/sync/objects/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { capturingLogger } from './support/capture-log.ts';
 import { addClient, type Credentials, control, startTestStub, testClient } from './support/stub.ts';

@@ -2,9 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log.ts';
-import { loadGrant } from '../../../src/platform/grant/grant-store.ts';
-import type { GrantAnswer } from '../../../src/platform/grant/grant-token-request.ts';
-import { TokenCipher } from '../../../src/platform/grant/token-cipher.ts';
+import type { GrantAnswer } from '../../../src/platform/index.ts';
+import { loadGrant, TokenCipher } from '../../../src/platform/index.ts';
 import { oauthCallbackRoute, oauthStartRoute } from '../../../src/server/oauth-routes.ts';
 import { useTestDatabase } from '../../support/db.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from '../../../src/app/database.ts';
+import { isDatabaseUnavailable } from '../../../src/app/index.ts';
 import { AdvisoryLockLostError, withAdvisoryLock } from '../../../src/sync/advisory-lock.ts';
 import { useTestDatabase } from '../../support/db.ts';
 import { uniqueName } from '../../support/unique.ts';

@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../../src/infra/free-port.ts';
+import { freePort } from '../../../src/infra/index.ts';
 
 /** Fails (never skips) when hledger-web is missing: CI installs it (.ci/run). */
 export function requireHledgerWeb(): void {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DecimalValue } from '../../../src/erp/tryton/codec.ts';
-import type { TrytonModels } from '../../../src/erp/tryton/models.ts';
+import type { TrytonModels } from '../../../src/erp/index.ts';
+import { DecimalValue } from '../../../src/erp/index.ts';
 
 /**
  * What Tryton itself holds of the sync's writes, read back through JSON-RPC: every record that

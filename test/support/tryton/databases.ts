@@ -4,7 +4,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import postgres, { type Sql } from 'postgres';
-import { withFileLock } from '../../../src/infra/file-lock.ts';
+import { withFileLock } from '../../../src/infra/index.ts';
 import { TRYTON_MODULES, TRYTOND_ADMIN } from './install.ts';
 import { STATE_DIR, trytonDatabaseUri } from './server.ts';
 import { setUpTrytonBooks } from './world-setup.ts';

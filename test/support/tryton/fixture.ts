@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { type TrytonConnection, TrytonModels, TrytonRpc } from '../../../src/erp/index.ts';
 import type { ContractFixture } from '../../../src/erp/kit/index.ts';
-import { TrytonModels } from '../../../src/erp/tryton/models.ts';
-import { type TrytonConnection, TrytonRpc } from '../../../src/erp/tryton/rpc.ts';
 import { TEST_CHART } from './world-chart.ts';
 
 /**

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { withFileLock } from '../../../src/infra/file-lock.ts';
+import { withFileLock } from '../../../src/infra/index.ts';
 
 /**
  * Makes sure Debian's Tryton 6.0 server and the modules the adapter needs are on this machine,

@@ -2,9 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { withFileLock } from '../../../src/infra/file-lock.ts';
-import { freePort } from '../../../src/infra/free-port.ts';
-import { processAlive } from '../../../src/infra/process-alive.ts';
+import { freePort, processAlive, withFileLock } from '../../../src/infra/index.ts';
 import { TRYTOND } from './install.ts';
 
 /**

@@ -2,9 +2,8 @@
 // stub, worker schema, Redis and Tryton database, then exits 0. With PAUSE_AFTER_ERP_WRITE=1 it
 // stops right after the first ERP write that created something, before reporting it to the
 // platform, prints "erp-written" and waits there to be killed with SIGKILL.
-import type { ErpAdapter } from '../../../src/erp/index.ts';
+import type { ErpAdapter, WriteResult } from '../../../src/erp/index.ts';
 import { createErp } from '../../../src/erp/index.ts';
-import type { WriteResult } from '../../../src/erp/types.ts';
 import { env, syncObjectsOnce } from '../object-sync-child.ts';
 
 /** Hangs after a write that created something in Tryton, so the parent kills us right there. */

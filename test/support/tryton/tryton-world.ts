@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { TrytonConnection } from '../../../src/erp/index.ts';
 import { createErp } from '../../../src/erp/index.ts';
-import type { TrytonConnection } from '../../../src/erp/tryton/rpc.ts';
 import { silentLogger } from '../../../src/log.ts';
 import { type TestDatabase, useTestDatabase } from '../db.ts';
 import { type PlatformSide, usePlatformSide } from '../platform-side.ts';

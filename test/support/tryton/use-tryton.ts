@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, inject } from 'vitest';
-import type { TrytonConnection } from '../../../src/erp/tryton/rpc.ts';
+import type { TrytonConnection } from '../../../src/erp/index.ts';
 import { uniqueName } from '../unique.ts';
 import { ADMIN_PASSWORD, ADMIN_USER, cloneTestDatabase, dropTestDatabase } from './databases.ts';
 import { ensureTrytonInstalled } from './install.ts';

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { decimal } from '../../../src/erp/tryton/codec.ts';
-import { TrytonModels } from '../../../src/erp/tryton/models.ts';
-import { TrytonRpc } from '../../../src/erp/tryton/rpc.ts';
+import { decimal, TrytonModels, TrytonRpc } from '../../../src/erp/index.ts';
 import { TEST_CHART } from './world-chart.ts';
 
 /**

@@ -6,9 +6,10 @@ const read = (file: string) => readFileSync(new URL(`../../../${file}`, import.m
 
 describe('heap settings of the long-running commands (src/infra/heap-flags.ts)', () => {
   it('the production image starts the compiled program with them', () => {
+    // The last stage is the production image (an earlier one runs the stub for compose).
     const entry = read('Dockerfile')
       .split('\n')
-      .find((line) => line.startsWith('ENTRYPOINT'));
+      .findLast((line) => line.startsWith('ENTRYPOINT'));
     expect(JSON.parse(entry!.slice('ENTRYPOINT'.length))).toEqual(['node', ...HEAP_FLAGS, 'dist/src/cli.js']);
   });
 

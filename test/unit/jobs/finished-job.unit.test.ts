@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { finishedJobFields, kindOfJob, resultCounts } from '../../../jobs/finished-job.ts';
 import { disabledFeatures } from '../../../src/commands/worker-warnings.ts';
-import { hostOf } from '../../../src/infra/platform-reachable.ts';
-import { emptySummary } from '../../../src/sync/objects/sync-objects.ts';
+import { hostOf } from '../../../src/infra/index.ts';
+import { emptySummary } from '../../../src/sync/objects/index.ts';
 
 describe('the "job finished" line', () => {
   it('an object sync: queue, job, kind, duration and counts, all numbers', () => {

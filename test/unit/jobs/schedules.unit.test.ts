@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { schedulesFromConfig, startSchedules } from '../../../jobs/schedules.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { silentLogger } from '../../../src/log.ts';
-import type { Queues } from '../../../src/queue/queues.ts';
+import type { Queues } from '../../../src/queue/index.ts';
 
 interface Added {
   queue: string;

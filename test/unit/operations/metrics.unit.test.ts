@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summaryOf } from '../../../src/operations/job-metrics.ts';
 import { createMetrics } from '../../../src/operations/metrics.ts';
-import { emptySummary } from '../../../src/sync/objects/sync-objects.ts';
+import { emptySummary } from '../../../src/sync/objects/index.ts';
 
 const line = (text: string, series: string) =>
   text

@@ -8,7 +8,7 @@ import {
   type WorkerSeen,
 } from '../../../src/operations/health.ts';
 import { nextRun, nextScheduledRuns } from '../../../src/operations/next-runs.ts';
-import { niceMax } from '../../../src/server/operator/status-charts.ts';
+import { niceMax } from '../../../src/server/index.ts';
 
 const worker = (over: Partial<WorkerSeen> = {}): WorkerSeen => ({
   host: 'h',

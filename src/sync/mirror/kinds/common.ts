@@ -1,7 +1,5 @@
 import type { z } from 'zod';
-import type { PlatformClient } from '../../../platform/client.ts';
-import type { Listing } from '../../../platform/pagination.ts';
-import type { ItemResult } from '../../../platform/parse.ts';
+import type { ItemResult, Listing, PlatformClient } from '../../../platform/index.ts';
 import { issuesText } from '../../../zod-issues.ts';
 import type { RemoteItem, UploadAnswer } from '../model.ts';
 import type { Visibility } from '../types.ts';

@@ -1,5 +1,5 @@
-import type { FieldOption as ErpFieldOption } from '../../../erp/chart.ts';
-import { type FieldOption, FieldOptionInput } from '../../../platform/schemas/accounting.ts';
+import type { FieldOption as ErpFieldOption } from '../../../erp/index.ts';
+import { type FieldOption, FieldOptionInput } from '../../../platform/index.ts';
 import { contentHash } from '../content-hash.ts';
 import type { DesiredItem, KindOps, RemoteItem } from '../model.ts';
 import {

@@ -1,5 +1,5 @@
-import type { CustomField } from '../../../erp/chart.ts';
-import { CreateFieldRequest, type Field } from '../../../platform/schemas/accounting.ts';
+import type { CustomField } from '../../../erp/index.ts';
+import { CreateFieldRequest, type Field } from '../../../platform/index.ts';
 import { contentHash } from '../content-hash.ts';
 import type { DesiredItem, KindOps, RemoteItem } from '../model.ts';
 import { type Chart, checkWith, counted, type Meter, remoteItems, type Target } from './common.ts';

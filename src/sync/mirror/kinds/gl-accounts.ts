@@ -1,5 +1,5 @@
-import type { GlAccount as ErpGlAccount } from '../../../erp/chart.ts';
-import { type GlAccount, GlAccountInput } from '../../../platform/schemas/accounting.ts';
+import type { GlAccount as ErpGlAccount } from '../../../erp/index.ts';
+import { type GlAccount, GlAccountInput } from '../../../platform/index.ts';
 import { contentHash } from '../content-hash.ts';
 import type { DesiredItem, KindOps, RemoteItem } from '../model.ts';
 import {

@@ -1,4 +1,4 @@
-import type { TaxCode as ErpTaxCode, TaxRate as ErpTaxRate } from '../../../erp/chart.ts';
+import type { TaxCode as ErpTaxCode, TaxRate as ErpTaxRate } from '../../../erp/index.ts';
 import {
   CreateTaxCodeRequest,
   TAX_CODE_FIELD_EXTERNAL_ID,
@@ -7,7 +7,7 @@ import {
   TaxCodeOptionInput,
   type TaxRate,
   TaxRateInput,
-} from '../../../platform/schemas/accounting.ts';
+} from '../../../platform/index.ts';
 import { contentHash } from '../content-hash.ts';
 import type { DesiredItem, KindOps, RemoteItem } from '../model.ts';
 import { answerOf, type Chart, checkWith, counted, type Meter, remoteItems, type Target } from './common.ts';

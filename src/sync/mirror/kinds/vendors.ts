@@ -1,5 +1,5 @@
-import type { ErpVendor } from '../../../erp/chart.ts';
-import { type AccountingVendor, AccountingVendorInput } from '../../../platform/schemas/accounting.ts';
+import type { ErpVendor } from '../../../erp/index.ts';
+import { type AccountingVendor, AccountingVendorInput } from '../../../platform/index.ts';
 import { contentHash } from '../content-hash.ts';
 import type { DesiredItem, KindOps, RemoteItem } from '../model.ts';
 import {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
-import { type RunningHeartbeat, startHeartbeat } from '../../../../src/operations/worker-heartbeat.ts';
+import { type RunningHeartbeat, startHeartbeat } from '../../../../src/operations/index.ts';
 import { type RunningServer, type ServerDeps, startServer } from '../../../../src/server/server.ts';
 import { CHROMIUM_PACKAGE, ensureChromium, headless } from '../../../support/chromium.ts';
 import { HOSTILE_OBJECT, OPERATOR_TOKEN, useOperatorWorld } from './support.ts';

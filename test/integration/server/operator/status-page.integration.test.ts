@@ -1,8 +1,7 @@
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
-import { enqueueMigration } from '../../../../src/queue/migration-jobs.ts';
-import { createQueues } from '../../../../src/queue/queues.ts';
+import { createQueues, enqueueMigration } from '../../../../src/queue/index.ts';
 import { statusRoutes } from '../../../../src/server/operator/status-routes.ts';
 import { followSwitch } from '../../../../src/sync/connection-migration/index.ts';
 import { useTestRedis } from '../../../support/redis.ts';

@@ -1,15 +1,14 @@
 import { DEFAULT_CLIENT } from '@ledgersync/stub';
 import { afterAll, beforeAll } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../../../jobs/worker.ts';
-import type { AppContext } from '../../../../src/app/app-context.ts';
+import type { AppContext } from '../../../../src/app/index.ts';
 import { loadConfig } from '../../../../src/config.ts';
 import { silentLogger } from '../../../../src/log.ts';
-import { createMetrics, type Metrics } from '../../../../src/operations/metrics.ts';
-import { createPlatformClient, type PlatformClient } from '../../../../src/platform/client.ts';
-import { createQueues, type Queues } from '../../../../src/queue/queues.ts';
+import { createMetrics, type Metrics } from '../../../../src/operations/index.ts';
+import { createPlatformClient, type PlatformClient } from '../../../../src/platform/index.ts';
+import { createQueues, type Queues } from '../../../../src/queue/index.ts';
 import { type RunningServer, startServer } from '../../../../src/server/server.ts';
-import { OBJECT_KINDS } from '../../../../src/sync/objects/kinds.ts';
-import { syncPlatformFrom } from '../../../../src/sync/objects/platform-adapter.ts';
+import { OBJECT_KINDS, syncPlatformFrom } from '../../../../src/sync/objects/index.ts';
 import { type TestRedis, useTestRedis } from '../../../support/redis.ts';
 import { type SyncWorld, useSyncWorld } from '../../../support/sync-world.ts';
 

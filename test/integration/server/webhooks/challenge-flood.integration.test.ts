@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../../src/infra/free-port.ts';
+import { freePort } from '../../../../src/infra/index.ts';
 import { silentLogger } from '../../../../src/log.ts';
-import { createQueues } from '../../../../src/queue/queues.ts';
+import { createQueues } from '../../../../src/queue/index.ts';
 import { startServer } from '../../../../src/server/server.ts';
 import { ensureSubscription } from '../../../../src/server/webhooks/register-subscription.ts';
 import { webhookSecrets } from '../../../../src/server/webhooks/webhook-secrets.ts';

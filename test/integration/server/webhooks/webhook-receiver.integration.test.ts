@@ -1,13 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
-import { coalesceId, syncButtonJobId, watchdogJobId } from '../../../../src/queue/job-ids.ts';
-import { createQueues, type Queues } from '../../../../src/queue/queues.ts';
+import {
+  coalesceId,
+  createQueues,
+  type Queues,
+  syncButtonJobId,
+  watchdogJobId,
+} from '../../../../src/queue/index.ts';
 import { type RunningServer, startServer } from '../../../../src/server/server.ts';
 import { ensureSubscription } from '../../../../src/server/webhooks/register-subscription.ts';
 import { webhookSecrets } from '../../../../src/server/webhooks/webhook-secrets.ts';
-import { leadBounds } from '../../../../src/sync/sync-button/watchdog-lead.ts';
-import { SYNC_WINDOW_MS } from '../../../../src/sync/sync-button/window.ts';
+import { leadBounds, SYNC_WINDOW_MS } from '../../../../src/sync/sync-button/index.ts';
 import { useTestRedis } from '../../../support/redis.ts';
 import { useSyncWorld } from '../../../support/sync-world.ts';
 import { deliveriesSettled, postWebhook, sign } from '../../support.ts';

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import type { PlatformClient } from '../../../../src/platform/client.ts';
-import { okValues } from '../../../../src/platform/parse.ts';
+import type { PlatformClient } from '../../../../src/platform/index.ts';
+import { okValues } from '../../../../src/platform/index.ts';
 import { STEPS, type StepName } from '../../../../src/sync/connection-migration/index.ts';
 import type { PrepareResult } from '../../../../src/sync/connection-migration/types.ts';
 import { chartDifferences } from '../mirror/support/compare.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlatformClient } from '../../../../src/platform/client.ts';
+import type { PlatformClient } from '../../../../src/platform/index.ts';
 import { abandonOpenMigration, describeBlocker } from '../../../../src/sync/connection-migration/index.ts';
 import type { PrepareResult } from '../../../../src/sync/connection-migration/types.ts';
 import { SimulatedCrash } from '../mirror/support/crashing-platform.ts';

@@ -1,10 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../../../jobs/worker.ts';
-import type { AppContext } from '../../../../src/app/app-context.ts';
+import type { AppContext } from '../../../../src/app/index.ts';
 import { loadConfig } from '../../../../src/config.ts';
-import { enqueueMigration, latestMigrationJob } from '../../../../src/queue/migration-jobs.ts';
-import type { SyncObjectsPayload } from '../../../../src/queue/payloads.ts';
-import { createQueues, type Queues } from '../../../../src/queue/queues.ts';
+import type { SyncObjectsPayload } from '../../../../src/queue/index.ts';
+import {
+  createQueues,
+  enqueueMigration,
+  latestMigrationJob,
+  type Queues,
+} from '../../../../src/queue/index.ts';
 import { withAdvisoryLock } from '../../../../src/sync/advisory-lock.ts';
 import { migrationProgress } from '../../../../src/sync/connection-migration/index.ts';
 import { migrationLockName } from '../../../../src/sync/connection-migration/lock-names.ts';

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PlatformClient } from '../../../../src/platform/client.ts';
+import type { PlatformClient } from '../../../../src/platform/index.ts';
 import {
   RestoreInputError,
   type RestoreResult,

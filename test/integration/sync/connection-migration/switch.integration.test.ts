@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { followConnectionSwitch } from '../../../../jobs/connection-migration.ts';
-import { resolveConnection } from '../../../../src/app/connection.ts';
+import { resolveConnection } from '../../../../src/app/index.ts';
 import { silentLogger } from '../../../../src/log.ts';
 import { withAdvisoryLock } from '../../../../src/sync/advisory-lock.ts';
 import {
@@ -9,9 +9,9 @@ import {
   followSwitch,
 } from '../../../../src/sync/connection-migration/index.ts';
 import { objectSyncLockName } from '../../../../src/sync/connection-migration/lock-names.ts';
-import { mirrorLockName } from '../../../../src/sync/mirror/lock-name.ts';
-import type { SyncPlatform } from '../../../../src/sync/objects/platform-port.ts';
-import { syncObjects } from '../../../../src/sync/objects/sync-objects.ts';
+import { mirrorLockName } from '../../../../src/sync/mirror/index.ts';
+import type { SyncPlatform } from '../../../../src/sync/objects/index.ts';
+import { syncObjects } from '../../../../src/sync/objects/index.ts';
 import { chartDifferences, type StubChart } from '../mirror/support/compare.ts';
 import { transactionSeed, useMigrationWorld, writesOf } from './support/world.ts';
 

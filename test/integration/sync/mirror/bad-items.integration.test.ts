@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../../src/platform/errors.ts';
+import { ValidationError } from '../../../../src/platform/index.ts';
 import type { ChartPlatform } from '../../../../src/sync/mirror/types.ts';
 import type { StubChart } from './support/compare.ts';
 import { arrivalMark, arrivalsSince, count, writes } from './support/effects.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedLedger } from '../../../../src/erp/ledger/seed.ts';
+import { seedLedger } from '../../../../src/erp/index.ts';
 import type { MirrorProgress } from '../../../../src/sync/mirror/index.ts';
 import { chartDifferences, type StubChart } from './support/compare.ts';
 import { arrivalMark, arrivalsSince, count, writes } from './support/effects.ts';

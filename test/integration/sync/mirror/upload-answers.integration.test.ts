@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { GlAccount as ErpGlAccount } from '../../../../src/erp/chart.ts';
-import { okValues } from '../../../../src/platform/parse.ts';
-import type { Uploaded } from '../../../../src/platform/resources/context.ts';
+import type { GlAccount as ErpGlAccount } from '../../../../src/erp/index.ts';
+import type { Uploaded } from '../../../../src/platform/index.ts';
+import { okValues } from '../../../../src/platform/index.ts';
 import type { ChartPlatform } from '../../../../src/sync/mirror/types.ts';
 import { chartDifferences } from './support/compare.ts';
 import { arrivalMark, arrivalsSince, writes } from './support/effects.ts';

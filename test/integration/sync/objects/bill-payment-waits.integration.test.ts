@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
-import type { Bill, FieldSelection } from '../../../../src/platform/schemas/objects.ts';
+import type { Bill, FieldSelection } from '../../../../src/platform/index.ts';
 import { applyPage } from '../../../../src/sync/objects/apply-page.ts';
 import { KIND_SPECS } from '../../../../src/sync/objects/kinds.ts';
 import { planPage } from '../../../../src/sync/objects/plan-page.ts';

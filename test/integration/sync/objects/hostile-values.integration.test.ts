@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatMinor } from '../../../../src/erp/money.ts';
+import { formatMinor } from '../../../../src/erp/index.ts';
 import { silentLogger } from '../../../../src/log.ts';
 import { currencyExponent, toMinorUnits } from '../../../../src/money.ts';
 import { KIND_SPECS } from '../../../../src/sync/objects/kinds.ts';

@@ -1,7 +1,7 @@
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
-import type { SyncPlatform } from '../../../../src/sync/objects/platform-port.ts';
+import type { SyncPlatform } from '../../../../src/sync/objects/index.ts';
 import {
   BatchStillLeasedError,
   freezeAndSend,
@@ -10,8 +10,7 @@ import {
   type SyncBody,
   sendFrozen,
 } from '../../../../src/sync/reporting/index.ts';
-import { claimRows } from '../../../../src/sync/sync-ledger/claims.ts';
-import { recordOutcomes } from '../../../../src/sync/sync-ledger/outcomes.ts';
+import { claimRows, recordOutcomes } from '../../../../src/sync/sync-ledger/index.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 
 /**

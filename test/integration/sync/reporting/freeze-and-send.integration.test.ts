@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
-import type { SyncPlatform } from '../../../../src/sync/objects/platform-port.ts';
+import type { SyncPlatform } from '../../../../src/sync/objects/index.ts';
 import {
   freezeAndSend,
   freezeBatch,
@@ -8,8 +8,7 @@ import {
   sendFrozen,
 } from '../../../../src/sync/reporting/index.ts';
 import { lockUnbatchedOutcomes } from '../../../../src/sync/reporting/ledger-batches.ts';
-import { claimRows } from '../../../../src/sync/sync-ledger/claims.ts';
-import { recordOutcomes } from '../../../../src/sync/sync-ledger/outcomes.ts';
+import { claimRows, recordOutcomes } from '../../../../src/sync/sync-ledger/index.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 
 const db = useTestDatabase();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sendIdempotent } from '../../../../src/platform/idempotent-send.ts';
+import { sendIdempotent } from '../../../../src/platform/index.ts';
 import { OutboxIdempotencyRecords } from '../../../../src/sync/reporting/index.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ackBatch, freezeBatch, frozenBatches } from '../../../../src/sync/reporting/index.ts';
-import { claimRows } from '../../../../src/sync/sync-ledger/claims.ts';
-import { recordOutcomes, releaseClosedRequests } from '../../../../src/sync/sync-ledger/outcomes.ts';
+import { claimRows, recordOutcomes, releaseClosedRequests } from '../../../../src/sync/sync-ledger/index.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 
 const db = useTestDatabase();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimRows } from '../../../../src/sync/sync-ledger/claims.ts';
-import { recordOutcomes } from '../../../../src/sync/sync-ledger/outcomes.ts';
+import { claimRows, recordOutcomes } from '../../../../src/sync/sync-ledger/index.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 
 /**

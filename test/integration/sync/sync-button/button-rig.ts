@@ -1,11 +1,14 @@
 import { expect } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../../../jobs/worker.ts';
-import type { ErpAdapter } from '../../../../src/erp/adapter.ts';
+import type { ErpAdapter } from '../../../../src/erp/index.ts';
 import type { Logger } from '../../../../src/log.ts';
-import { createQueues, type Queues } from '../../../../src/queue/queues.ts';
-import { type RunningServer, startServer } from '../../../../src/server/server.ts';
-import { ensureSubscription } from '../../../../src/server/webhooks/register-subscription.ts';
-import { webhookSecrets } from '../../../../src/server/webhooks/webhook-secrets.ts';
+import { createQueues, type Queues } from '../../../../src/queue/index.ts';
+import {
+  ensureSubscription,
+  type RunningServer,
+  startServer,
+  webhookSecrets,
+} from '../../../../src/server/index.ts';
 import type { TestRedis } from '../../../support/redis.ts';
 import type { SyncWorld } from '../../../support/sync-world.ts';
 import { appFor } from '../../support.ts';

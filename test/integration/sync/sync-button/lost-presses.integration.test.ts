@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverLostPresses, startPressRecovery } from '../../../../jobs/recover-presses.ts';
-import { syncButtonJobId, watchdogJobId } from '../../../../src/queue/job-ids.ts';
+import { syncButtonJobId, watchdogJobId } from '../../../../src/queue/index.ts';
 import { SYNC_TOO_LONG } from '../../../../src/sync/sync-button/answer-unfinished.ts';
 import { recordSyncRequest } from '../../../../src/sync/sync-button/requests.ts';
 import { capturedLog } from '../../../support/captured-log.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../../src/infra/free-port.ts';
-import type { StatusReport } from '../../../../src/operations/status-report.ts';
+import { freePort } from '../../../../src/infra/index.ts';
+import type { StatusReport } from '../../../../src/operations/index.ts';
 import { runCli } from '../../../support/cli.ts';
 import { skewedClockEnv } from '../../../support/faketime.ts';
 import { useTestRedis } from '../../../support/redis.ts';

@@ -9,8 +9,7 @@ import {
 } from '../../../../src/sync/sync-button/attribute-rows.ts';
 import { closeSyncRequest, recordSyncRequest } from '../../../../src/sync/sync-button/requests.ts';
 import { SYNC_WINDOW_MS } from '../../../../src/sync/sync-button/window.ts';
-import { claimRows } from '../../../../src/sync/sync-ledger/claims.ts';
-import { recordOutcomes } from '../../../../src/sync/sync-ledger/outcomes.ts';
+import { claimRows, recordOutcomes } from '../../../../src/sync/sync-ledger/index.ts';
 import { useTestDatabase } from '../../../support/db.ts';
 
 /**

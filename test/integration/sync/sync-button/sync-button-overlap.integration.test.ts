@@ -1,10 +1,9 @@
 import { type Job, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErpAdapter } from '../../../../src/erp/adapter.ts';
-import { transient } from '../../../../src/erp/errors.ts';
-import type { ErpWrite, WriteResult } from '../../../../src/erp/types.ts';
-import { syncButtonJobId, watchdogJobId } from '../../../../src/queue/job-ids.ts';
-import { KIND_SPECS } from '../../../../src/sync/objects/kinds.ts';
+import type { ErpAdapter, ErpWrite, WriteResult } from '../../../../src/erp/index.ts';
+import { transient } from '../../../../src/erp/index.ts';
+import { syncButtonJobId, watchdogJobId } from '../../../../src/queue/index.ts';
+import { KIND_SPECS } from '../../../../src/sync/objects/index.ts';
 import { SYNC_TOO_LONG } from '../../../../src/sync/sync-button/answer-unfinished.ts';
 import { capturedLog } from '../../../support/captured-log.ts';
 import { useTestRedis } from '../../../support/redis.ts';

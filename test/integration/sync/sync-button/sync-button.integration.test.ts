@@ -2,7 +2,7 @@ import { makeId, parseId } from '@ledgersync/stub';
 import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
-import { KIND_SPECS } from '../../../../src/sync/objects/kinds.ts';
+import { KIND_SPECS } from '../../../../src/sync/objects/index.ts';
 import { useTestRedis } from '../../../support/redis.ts';
 import { useSyncWorld } from '../../../support/sync-world.ts';
 import { waitFor } from '../../support.ts';

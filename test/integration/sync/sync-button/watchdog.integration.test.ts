@@ -1,6 +1,6 @@
 import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncButtonJobId } from '../../../../src/queue/job-ids.ts';
+import { syncButtonJobId } from '../../../../src/queue/index.ts';
 import { SYNC_TOO_LONG } from '../../../../src/sync/sync-button/answer-unfinished.ts';
 import { capturedLog } from '../../../support/captured-log.ts';
 import { useTestRedis } from '../../../support/redis.ts';

@@ -6,16 +6,11 @@ import {
   BillPaymentInput,
   CardTransactionInput,
   ReimbursementInput,
-} from '../../../../src/erp/types.ts';
+} from '../../../../src/erp/index.ts';
 import { okValues, parseItems } from '../../../../src/platform/parse.ts';
 import { Bill, Reimbursement, Transaction } from '../../../../src/platform/schemas/objects.ts';
 import { billSteps } from '../../../../src/sync/bill-decision.ts';
-import {
-  mapBill,
-  mapBillPayment,
-  mapReimbursement,
-  mapTransaction,
-} from '../../../../src/sync/map/objects.ts';
+import { mapBill, mapBillPayment, mapReimbursement, mapTransaction } from '../../../../src/sync/map/index.ts';
 
 /**
  * The client reads objects whose optional fields are left out (docs/platform.md F36), whose

@@ -8,7 +8,7 @@ import {
   CashbackInput,
   ReimbursementInput,
   TransferInput,
-} from '../../../../src/erp/types.ts';
+} from '../../../../src/erp/index.ts';
 import { parseItems } from '../../../../src/platform/parse.ts';
 import { chartOfAccountsResource } from '../../../../src/platform/resources/chart-of-accounts.ts';
 import { syncsResource } from '../../../../src/platform/resources/syncs.ts';
@@ -39,7 +39,7 @@ import {
   mapReimbursement,
   mapTransaction,
   mapTransfer,
-} from '../../../../src/sync/map/objects.ts';
+} from '../../../../src/sync/map/index.ts';
 
 /**
  * The client reads answers shaped as the published platform sends them (test/fixtures/platform,

@@ -1,8 +1,8 @@
 import type { Sql } from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
-import { createMetrics } from '../../../../src/operations/metrics.ts';
-import type { Queues } from '../../../../src/queue/queues.ts';
+import { createMetrics } from '../../../../src/operations/index.ts';
+import type { Queues } from '../../../../src/queue/index.ts';
 import { safeNext } from '../../../../src/server/operator/login-route.ts';
 import {
   hostHeaderIsLoopback,

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
-import type { Queues } from '../../../../src/queue/queues.ts';
+import type { Queues } from '../../../../src/queue/index.ts';
 import { buildServer } from '../../../../src/server/server.ts';
 
 /** The dashboard's page over inject(): no queue, database or Redis is read to serve it. */

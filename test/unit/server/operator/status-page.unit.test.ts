@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Health } from '../../../../src/operations/health.ts';
-import type { StatusHistory } from '../../../../src/operations/status-history.ts';
-import type { KindStatus, StatusReport } from '../../../../src/operations/status-report.ts';
+import type { Health, KindStatus, StatusHistory, StatusReport } from '../../../../src/operations/index.ts';
 import { renderStatusPage, when } from '../../../../src/server/operator/status-page.ts';
 
 const kind = (name: KindStatus['kind'], ua = 0): KindStatus => ({

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/log.ts';
-import type { Queues } from '../../../../src/queue/queues.ts';
+import type { Queues } from '../../../../src/queue/index.ts';
 import { buildServer, type ServerDeps } from '../../../../src/server/server.ts';
 
 /** The receiver's refusals happen before any database or queue work: no I/O needed to show them. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { migrationSection } from '../../../../src/server/operator/status-migration.ts';
+import { migrationSection } from '../../../../src/server/index.ts';
 import {
   connectionLockNames,
   objectSyncLockName,

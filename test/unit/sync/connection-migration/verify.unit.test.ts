@@ -6,13 +6,13 @@ import type {
   GlAccount,
   TaxCode,
   TaxRate,
-} from '../../../../src/erp/chart.ts';
+} from '../../../../src/erp/index.ts';
 import type {
   PlatformChart,
   PlatformItem,
 } from '../../../../src/sync/connection-migration/platform-chart.ts';
 import { describeDifferences, verifyPreload } from '../../../../src/sync/connection-migration/verify.ts';
-import type { ChartSource } from '../../../../src/sync/mirror/types.ts';
+import type { ChartSource } from '../../../../src/sync/mirror/index.ts';
 
 async function* stream<T>(items: T[]): AsyncIterable<T> {
   yield* items;

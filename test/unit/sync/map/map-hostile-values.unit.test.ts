@@ -5,14 +5,8 @@ import {
   ErpWrite,
   hasControlCharacter,
   ReimbursementInput,
-} from '../../../../src/erp/types.ts';
-import type {
-  Bill,
-  Cashback,
-  Reimbursement,
-  Transaction,
-  Transfer,
-} from '../../../../src/platform/schemas/objects.ts';
+} from '../../../../src/erp/index.ts';
+import type { Bill, Cashback, Reimbursement, Transaction, Transfer } from '../../../../src/platform/index.ts';
 import { freeText } from '../../../../src/sync/map/free-text.ts';
 import { MappingProblem } from '../../../../src/sync/map/mapping-problem.ts';
 import {
@@ -23,8 +17,7 @@ import {
   mapTransaction,
   mapTransfer,
 } from '../../../../src/sync/map/objects.ts';
-import { KIND_SPECS } from '../../../../src/sync/objects/kinds.ts';
-import { planPage } from '../../../../src/sync/objects/plan-page.ts';
+import { KIND_SPECS, planPage } from '../../../../src/sync/objects/index.ts';
 import { bill, sel, transaction } from '../../../support/platform-objects.ts';
 
 /** Hostile values on ready objects: each is the bookkeeper's to fix, or harmless once cleaned. */

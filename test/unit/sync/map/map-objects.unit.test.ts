@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CardTransactionInput } from '../../../../src/erp/types.ts';
+import { CardTransactionInput } from '../../../../src/erp/index.ts';
 import { allocate, toMinorUnits } from '../../../../src/money.ts';
-import type { Transaction } from '../../../../src/platform/schemas/objects.ts';
+import type { Transaction } from '../../../../src/platform/index.ts';
 import { MappingProblem } from '../../../../src/sync/map/mapping-problem.ts';
 import { mapBill, mapBillPayment, mapTransaction } from '../../../../src/sync/map/objects.ts';
 import { bill as paidBill, sel, transaction } from '../../../support/platform-objects.ts';

@@ -1,4 +1,4 @@
-import { DuplicateUploadError, ValidationError } from '../../../../src/platform/errors.ts';
+import { DuplicateUploadError, ValidationError } from '../../../../src/platform/index.ts';
 import { contentHash } from '../../../../src/sync/mirror/content-hash.ts';
 import type { DesiredItem, KindOps, RemoteItem } from '../../../../src/sync/mirror/model.ts';
 

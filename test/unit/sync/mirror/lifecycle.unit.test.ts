@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PlatformError, ValidationError } from '../../../../src/platform/errors.ts';
+import { PlatformError, ValidationError } from '../../../../src/platform/index.ts';
 import {
   applyLifecycle,
   type LifecycleSink,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Bill } from '../../../../src/platform/schemas/objects.ts';
+import type { Bill } from '../../../../src/platform/index.ts';
 import { KIND_SPECS } from '../../../../src/sync/objects/kinds.ts';
 import { planPage } from '../../../../src/sync/objects/plan-page.ts';
 

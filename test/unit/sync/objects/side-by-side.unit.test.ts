@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentWindowShare } from '../../../../src/platform/window-share.ts';
+import { currentWindowShare } from '../../../../src/platform/index.ts';
 import { dateKindsShare, sideBySide } from '../../../../src/sync/objects/side-by-side.ts';
 
 describe('sync all side by side: the window shared between kinds (docs/platform.md F3, F28)', () => {

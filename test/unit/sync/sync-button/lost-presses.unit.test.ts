@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { watchdogDelay } from '../../../../src/queue/enqueue.ts';
+import { watchdogDelay } from '../../../../src/queue/index.ts';
 import {
   type JobPresence,
   MIN_RUN_ROOM_MS,

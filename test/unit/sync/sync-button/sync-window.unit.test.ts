@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { watchdogDelay } from '../../../../src/queue/enqueue.ts';
+import { watchdogDelay } from '../../../../src/queue/index.ts';
 import { pageObjectIds } from '../../../../src/sync/sync-button/adopting-platform.ts';
 import { BUTTON_OBJECTS, deadlineOf, SYNC_WINDOW_MS } from '../../../../src/sync/sync-button/window.ts';
 

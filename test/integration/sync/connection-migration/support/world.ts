@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DEFAULT_CLIENT } from '@ledgersync/stub';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { silentLogger } from '../../../../../src/log.ts';
-import { createPlatformClient, type PlatformClient } from '../../../../../src/platform/client.ts';
+import { createPlatformClient, type PlatformClient } from '../../../../../src/platform/index.ts';
 import { prepareMigration } from '../../../../../src/sync/connection-migration/index.ts';
 import type {
   MigrationDeps,
@@ -12,7 +12,7 @@ import type {
   PrepareResult,
 } from '../../../../../src/sync/connection-migration/types.ts';
 import { mirrorChart } from '../../../../../src/sync/mirror/index.ts';
-import { syncPlatformFrom } from '../../../../../src/sync/objects/platform-adapter.ts';
+import { syncPlatformFrom } from '../../../../../src/sync/objects/index.ts';
 import { useTestRedis } from '../../../../support/redis.ts';
 import { type SyncWorld, useSyncWorld, worldEnv } from '../../../../support/sync-world.ts';
 import type { StubChart } from '../../mirror/support/compare.ts';

@@ -1,4 +1,4 @@
-import type { ErpAdapter } from '../../../../../src/erp/adapter.ts';
+import type { ErpAdapter } from '../../../../../src/erp/index.ts';
 
 /**
  * "The platform is identical to the ERP", checked on GET /__stub/chart: every remote id at most

@@ -1,4 +1,4 @@
-import type { PlatformClient } from '../../../../../src/platform/client.ts';
+import type { PlatformClient } from '../../../../../src/platform/index.ts';
 import type { ChartPlatform } from '../../../../../src/sync/mirror/types.ts';
 
 /** The error a simulated kill throws: the mirror must not catch it. */

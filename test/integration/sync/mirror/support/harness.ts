@@ -1,11 +1,9 @@
 import { type RunningStub, startStub } from '@ledgersync/stub';
 import { afterAll, beforeAll } from 'vitest';
 import { LEDGER_MIGRATIONS, migrate } from '../../../../../db/runner.ts';
-import { createErp, type ErpAdapter } from '../../../../../src/erp/index.ts';
-import { LedgerChartWriter } from '../../../../../src/erp/ledger/chart-write.ts';
-import { LedgerAdmin } from '../../../../../src/erp/ledger/ledger-admin.ts';
+import { createErp, type ErpAdapter, LedgerAdmin, LedgerChartWriter } from '../../../../../src/erp/index.ts';
 import { createLogger, silentLogger } from '../../../../../src/log.ts';
-import { createPlatformClient, type PlatformClient } from '../../../../../src/platform/client.ts';
+import { createPlatformClient, type PlatformClient } from '../../../../../src/platform/index.ts';
 import {
   type MirrorDeps,
   type MirrorOptions,

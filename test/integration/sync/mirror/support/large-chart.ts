@@ -1,4 +1,4 @@
-import type { CustomField, ErpVendor, FieldOption, GlAccount } from '../../../../../src/erp/chart.ts';
+import type { CustomField, ErpVendor, FieldOption, GlAccount } from '../../../../../src/erp/index.ts';
 import type { Ledger, MirrorHarness } from './harness.ts';
 
 const pad = (i: number) => String(i).padStart(5, '0');

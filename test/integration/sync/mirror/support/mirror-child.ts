@@ -5,7 +5,7 @@
 import postgres from 'postgres';
 import { createErp } from '../../../../../src/erp/index.ts';
 import { silentLogger } from '../../../../../src/log.ts';
-import { createPlatformClient } from '../../../../../src/platform/client.ts';
+import { createPlatformClient } from '../../../../../src/platform/index.ts';
 import { mirrorChart } from '../../../../../src/sync/mirror/index.ts';
 
 export interface ChildConfig {

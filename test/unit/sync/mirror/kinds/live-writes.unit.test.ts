@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PatchGlAccountRequest } from '../../../../../src/platform/schemas/accounting.ts';
+import { PatchGlAccountRequest } from '../../../../../src/platform/index.ts';
 import { DATE_FIELD_PROBLEM, desiredField } from '../../../../../src/sync/mirror/kinds/fields.ts';
 import { desiredGlAccount, remoteGlAccount } from '../../../../../src/sync/mirror/kinds/gl-accounts.ts';
 
