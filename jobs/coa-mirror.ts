@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import type { AppContext } from '../src/app/app-context.ts';
+import type { AppContext } from '../src/app/index.ts';
 import { CoaMirrorPayload, QUEUE_NAMES } from '../src/queue/index.ts';
 import { type MirrorProgress, type MirrorSummary, mirrorChart } from '../src/sync/mirror/index.ts';
 import { recorded } from '../src/sync/runs/record-run.ts';

@@ -1,16 +1,17 @@
 import { type Job, UnrecoverableError } from 'bullmq';
-import type { AppContext } from '../src/app/app-context.ts';
+import type { AppContext } from '../src/app/index.ts';
 import { InvalidPayloadError, MIGRATION_QUEUE, MigrationPayload, parsePayload } from '../src/queue/index.ts';
 import {
   ConnectionSwitchPendingError,
+  connectionAfterSwitches,
   DEFAULT_BACKUP_DIR,
   describeBlocker,
   followSwitch,
   type PrepareResult,
   prepareMigration,
+  rehomeSyncRequest,
 } from '../src/sync/connection-migration/index.ts';
-import { connectionAfterSwitches, rehomeSyncRequest } from '../src/sync/connection-migration/store.ts';
-import type { MirrorProgress } from '../src/sync/mirror/types.ts';
+import type { MirrorProgress } from '../src/sync/mirror/index.ts';
 import { recorded } from '../src/sync/runs/record-run.ts';
 
 export type MigrationApp = Pick<AppContext, 'sql' | 'erp' | 'platform' | 'syncPlatform' | 'log'>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUTTON_OBJECTS } from '../src/sync/sync-button/window.ts';
+import { BUTTON_OBJECTS } from '../src/sync/sync-button/index.ts';
 
 /**
  * The fields of a worker's "job finished" line: what the job was about (its kind) and what it

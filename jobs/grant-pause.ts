@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
-import type { AppContext } from '../src/app/app-context.ts';
-import { grantStanding } from '../src/platform/grant/grant-standing.ts';
+import type { AppContext } from '../src/app/index.ts';
+import { grantStanding } from '../src/platform/index.ts';
 import { recordPausedRun } from '../src/sync/runs/record-run.ts';
 
 export const PAUSED_FOR_GRANT = 'paused: the business must reconnect';

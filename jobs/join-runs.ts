@@ -1,7 +1,12 @@
-import type { AppContext } from '../src/app/app-context.ts';
-import { OBJECT_KINDS, type ObjectKindName } from '../src/sync/objects/kinds.ts';
-import { PostgresBoard } from '../src/sync/objects/reading/postgres-board.ts';
-import { type ObjectSyncSummary, SYNC_DEFAULTS, syncObjects } from '../src/sync/objects/sync-objects.ts';
+import type { AppContext } from '../src/app/index.ts';
+import {
+  OBJECT_KINDS,
+  type ObjectKindName,
+  type ObjectSyncSummary,
+  PostgresBoard,
+  SYNC_DEFAULTS,
+  syncObjects,
+} from '../src/sync/objects/index.ts';
 
 export interface RunningJoiner {
   /**

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
-import type { AppContext } from '../src/app/app-context.ts';
+import type { AppContext } from '../src/app/index.ts';
 import { QUEUE_NAMES, SyncObjectsPayload } from '../src/queue/index.ts';
-import { type ObjectSyncSummary, syncObjects } from '../src/sync/objects/sync-objects.ts';
+import { type ObjectSyncSummary, syncObjects } from '../src/sync/objects/index.ts';
 import { recorded } from '../src/sync/runs/record-run.ts';
 import { parseJobData } from './parse-job.ts';
 

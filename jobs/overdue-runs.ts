@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import type { Logger } from '../src/log.ts';
 import { lastGoodRuns, spanOf } from '../src/operations/index.ts';
 import { enqueueScheduledMirror, enqueueScheduledSync, type Queues } from '../src/queue/index.ts';
-import { OBJECT_KINDS, type ObjectKindName } from '../src/sync/objects/kinds.ts';
+import { OBJECT_KINDS, type ObjectKindName } from '../src/sync/objects/index.ts';
 import { type Cadence, cadenceOf } from './schedule-cadence.ts';
 import type { ScheduleSettings } from './schedules.ts';
 

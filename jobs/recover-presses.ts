@@ -7,15 +7,16 @@ import {
   watchdogDelay,
   watchdogJobId,
 } from '../src/queue/index.ts';
-import { OVERDUE_GRACE_MS, planRecovery } from '../src/sync/sync-button/lost-presses.ts';
 import {
   expireOverdueRequests,
+  leadBounds,
   type OpenRequest,
+  OVERDUE_GRACE_MS,
   openRequestsInWindow,
-} from '../src/sync/sync-button/requests.ts';
-import { leadBounds } from '../src/sync/sync-button/watchdog-lead.ts';
-import { SYNC_WINDOW_MS } from '../src/sync/sync-button/window.ts';
-import { releaseLeftovers } from '../src/sync/sync-ledger/outcomes.ts';
+  planRecovery,
+  SYNC_WINDOW_MS,
+} from '../src/sync/sync-button/index.ts';
+import { releaseLeftovers } from '../src/sync/sync-ledger/index.ts';
 
 /** Every worker looks for lost presses this often, and once when it starts. */
 export const RECOVER_PRESSES_EVERY_MS = 15_000;

@@ -1,8 +1,8 @@
 import type { Job } from 'bullmq';
-import type { AppContext } from '../src/app/app-context.ts';
+import type { AppContext } from '../src/app/index.ts';
 import { enqueueCoalescedSync, type Queues, type SyncObjectsPayload } from '../src/queue/index.ts';
 import type { MirrorSummary } from '../src/sync/mirror/index.ts';
-import type { ObjectSyncSummary } from '../src/sync/objects/sync-objects.ts';
+import type { ObjectSyncSummary } from '../src/sync/objects/index.ts';
 import { processCoaMirror } from './coa-mirror.ts';
 import { PAUSED_FOR_GRANT, pausedForGrant } from './grant-pause.ts';
 import { processObjectSync } from './object-sync.ts';

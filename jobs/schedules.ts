@@ -7,7 +7,7 @@ import {
   type Queues,
   windowStart,
 } from '../src/queue/index.ts';
-import { OBJECT_KINDS, type ObjectKindName } from '../src/sync/objects/kinds.ts';
+import { OBJECT_KINDS, type ObjectKindName } from '../src/sync/objects/index.ts';
 
 /**
  * Cron expressions (node-cron, 5 or 6 fields). Defaults follow docs/platform.md G10 (poll every 1-4 hours on

@@ -1,10 +1,9 @@
 import type { Job } from 'bullmq';
-import type { AppContext } from '../src/app/app-context.ts';
-import { runWithPriority } from '../src/platform/priority.ts';
+import type { AppContext } from '../src/app/index.ts';
+import { runWithPriority } from '../src/platform/index.ts';
 import { QUEUE_NAMES, SyncButtonPayload } from '../src/queue/index.ts';
 import { recorded } from '../src/sync/runs/record-run.ts';
-import { runSyncButton, type SyncButtonOutcome } from '../src/sync/sync-button/run-sync-button.ts';
-import { BUTTON_OBJECTS } from '../src/sync/sync-button/window.ts';
+import { BUTTON_OBJECTS, runSyncButton, type SyncButtonOutcome } from '../src/sync/sync-button/index.ts';
 import { parseJobData } from './parse-job.ts';
 
 export type SyncButtonDeps = Pick<AppContext, 'sql' | 'erp' | 'platform' | 'syncPlatform' | 'log'>;

@@ -1,11 +1,14 @@
 import { DelayedError, type Job } from 'bullmq';
-import type { AppContext } from '../src/app/app-context.ts';
-import { runWithPriority } from '../src/platform/priority.ts';
+import type { AppContext } from '../src/app/index.ts';
+import { runWithPriority } from '../src/platform/index.ts';
 import { QUEUE_NAMES, SyncButtonPayload } from '../src/queue/index.ts';
-import { answerUnfinished, type WatchdogResult } from '../src/sync/sync-button/answer-unfinished.ts';
-import { latencySeen } from '../src/sync/sync-button/platform-latency.ts';
-import { getSyncRequest } from '../src/sync/sync-button/requests.ts';
-import { nextWatchdogWake } from '../src/sync/sync-button/watchdog-lead.ts';
+import {
+  answerUnfinished,
+  getSyncRequest,
+  latencySeen,
+  nextWatchdogWake,
+  type WatchdogResult,
+} from '../src/sync/sync-button/index.ts';
 import { parseJobData } from './parse-job.ts';
 
 export type WatchdogDeps = Pick<AppContext, 'sql' | 'syncPlatform' | 'log'>;

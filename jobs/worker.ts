@@ -1,6 +1,6 @@
 import { type Job, Worker, type WorkerOptions } from 'bullmq';
-import type { AppContext } from '../src/app/app-context.ts';
-import { redisWatch } from '../src/infra/redis-connection.ts';
+import type { AppContext } from '../src/app/index.ts';
+import { redisWatch } from '../src/infra/index.ts';
 import {
   bullConnection,
   type JobAttemptEvent,
@@ -10,7 +10,7 @@ import {
   type Queues,
   WORKER_TUNING,
 } from '../src/queue/index.ts';
-import { OBJECT_KINDS } from '../src/sync/objects/kinds.ts';
+import { OBJECT_KINDS } from '../src/sync/objects/index.ts';
 import { followConnectionSwitch, processMigration } from './connection-migration.ts';
 import { finishedJobFields } from './finished-job.ts';
 import { type RunningJoiner, startJoining } from './join-runs.ts';

@@ -2,7 +2,7 @@
 // HTTP ERP contract's OpenAPI document from the ERP contract's zod schemas.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { configTable, envExample } from '../src/config-docs.ts';
-import { openApiText } from '../src/erp/http/openapi.ts';
+import { openApiText } from '../src/erp/index.ts';
 
 const BEGIN = '<!-- config-table:begin -->';
 const END = '<!-- config-table:end -->';

@@ -1,5 +1,5 @@
-import type { RateLimiterOptions } from '../../src/platform/rate-limiter.ts';
-import type { ObjectSyncSummary } from '../../src/sync/objects/sync-objects.ts';
+import type { RateLimiterOptions } from '../../src/platform/index.ts';
+import type { ObjectSyncSummary } from '../../src/sync/objects/index.ts';
 import { type ArrivalStats, arrivalStats, arrivalsSince, perWindow } from './arrivals.ts';
 import type { BenchContext } from './context.ts';
 import { type CpuSummary, summarizeProfileDir } from './cpu-profile.ts';

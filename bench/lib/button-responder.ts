@@ -1,8 +1,6 @@
 import { Queue } from 'bullmq';
-import type { RateLimiterOptions } from '../../src/platform/rate-limiter.ts';
-import { syncButtonJobId } from '../../src/queue/job-ids.ts';
-import { QUEUE_NAMES } from '../../src/queue/payloads.ts';
-import { bullConnection } from '../../src/queue/queues.ts';
+import type { RateLimiterOptions } from '../../src/platform/index.ts';
+import { bullConnection, QUEUE_NAMES, syncButtonJobId } from '../../src/queue/index.ts';
 import type { BenchContext } from './context.ts';
 import { intervalsOverlap } from './intervals.ts';
 import { percentile } from './percentile.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import postgres, { type Sql } from 'postgres';
-import { provideServices, type Services } from '../../src/infra/services.ts';
+import { provideServices, type Services } from '../../src/infra/index.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
 import { postmasterPid } from './process-cpu.ts';
 import { REPO_ROOT } from './spawn-ts.ts';

@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
-import type { ErpAdapter } from '../../src/erp/adapter.ts';
-import type { SyncPlatform } from '../../src/sync/objects/platform-port.ts';
+import type { ErpAdapter } from '../../src/erp/index.ts';
+import type { SyncPlatform } from '../../src/sync/objects/index.ts';
 import type { Meter } from './meter.ts';
 
 /** The ERP with its write calls timed under "erp.<method>". */

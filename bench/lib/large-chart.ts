@@ -1,7 +1,6 @@
 import type { Sql } from 'postgres';
-import type { CustomField, ErpVendor, FieldOption, GlAccount } from '../../src/erp/chart.ts';
-import { LedgerChartWriter } from '../../src/erp/ledger/chart-write.ts';
-import { migrateLedger } from '../../src/erp/ledger/migrate.ts';
+import type { CustomField, ErpVendor, FieldOption, GlAccount } from '../../src/erp/index.ts';
+import { LedgerChartWriter, migrateLedger } from '../../src/erp/index.ts';
 
 export interface ChartSize {
   accounts: number;

@@ -1,6 +1,10 @@
-import { OBJECT_KINDS } from '../../src/sync/objects/kinds.ts';
-import { sideBySide } from '../../src/sync/objects/side-by-side.ts';
-import { emptySummary, type ObjectSyncSummary, syncObjects } from '../../src/sync/objects/sync-objects.ts';
+import {
+  emptySummary,
+  OBJECT_KINDS,
+  type ObjectSyncSummary,
+  sideBySide,
+  syncObjects,
+} from '../../src/sync/objects/index.ts';
 import { emit, memoryParts } from './worker-config.ts';
 import type { WorkerDeps } from './worker-deps.ts';
 

@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isValidWebhookSignature } from '../../src/platform/resources/webhooks.ts';
-import { SIGNATURE_HEADER } from '../../src/platform/schemas/webhooks.ts';
-import { syncObjects } from '../../src/sync/objects/sync-objects.ts';
+import { isValidWebhookSignature, SIGNATURE_HEADER } from '../../src/platform/index.ts';
+import { syncObjects } from '../../src/sync/objects/index.ts';
 import { emit, type WorkerConfig } from './worker-config.ts';
 import type { WorkerDeps } from './worker-deps.ts';
 

@@ -1,5 +1,5 @@
 import { startJoining } from '../../jobs/join-runs.ts';
-import type { ObjectSyncSummary } from '../../src/sync/objects/sync-objects.ts';
+import type { ObjectSyncSummary } from '../../src/sync/objects/index.ts';
 import { emit } from './worker-config.ts';
 import type { WorkerDeps } from './worker-deps.ts';
 

@@ -1,4 +1,4 @@
-import { syncObjects } from '../../src/sync/objects/sync-objects.ts';
+import { syncObjects } from '../../src/sync/objects/index.ts';
 import { emit, memoryParts, type WorkerConfig } from './worker-config.ts';
 import type { WorkerDeps } from './worker-deps.ts';
 

@@ -1,10 +1,7 @@
 import postgres, { type Sql } from 'postgres';
 import { z } from 'zod';
-import { createErp } from '../../src/erp/index.ts';
+import { createErp, postOne, type TrytonConnection, TrytonModels, TrytonRpc } from '../../src/erp/index.ts';
 import { objects } from '../../src/erp/kit/index.ts';
-import { postOne } from '../../src/erp/post-one.ts';
-import { TrytonModels } from '../../src/erp/tryton/models.ts';
-import { type TrytonConnection, TrytonRpc } from '../../src/erp/tryton/rpc.ts';
 import {
   ADMIN_PASSWORD,
   ADMIN_USER,

@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../src/infra/free-port.ts';
-import { processAlive } from '../../src/infra/process-alive.ts';
+import { freePort, processAlive } from '../../src/infra/index.ts';
 import { SYSTEM_PYTHON } from '../../test/support/tryton/install.ts';
 import { trytonDatabaseUri } from '../../test/support/tryton/server.ts';
 

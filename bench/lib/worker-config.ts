@@ -1,6 +1,6 @@
 import type { TrytonErpConfig } from '../../src/erp/index.ts';
-import type { RateLimiterOptions } from '../../src/platform/rate-limiter.ts';
-import type { ObjectKindName } from '../../src/sync/objects/kinds.ts';
+import type { RateLimiterOptions } from '../../src/platform/index.ts';
+import type { ObjectKindName } from '../../src/sync/objects/index.ts';
 
 /** What bench/worker-child.ts does, passed as JSON in BENCH_WORKER. */
 export interface WorkerConfig {

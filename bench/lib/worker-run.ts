@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { HEAP_FLAGS } from '../../src/infra/heap-flags.ts';
+import { HEAP_FLAGS } from '../../src/infra/index.ts';
 import { type RssSample, RssSampler } from './rss-sampler.ts';
 import { spawnTs, type TsChild } from './spawn-ts.ts';
 import type { WorkerConfig, WorkerLine } from './worker-config.ts';

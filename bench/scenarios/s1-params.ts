@@ -1,4 +1,4 @@
-import type { RateLimiterOptions } from '../../src/platform/rate-limiter.ts';
+import type { RateLimiterOptions } from '../../src/platform/index.ts';
 import type { StubRule } from '../lib/stub-process.ts';
 import type { Tuning } from './index.ts';
 

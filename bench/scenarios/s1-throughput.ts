@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEFAULT_LIMITER } from '../../src/platform/rate-limiter.ts';
-import { type ObjectSyncSummary, SYNC_DEFAULTS } from '../../src/sync/objects/sync-objects.ts';
+import { DEFAULT_LIMITER } from '../../src/platform/index.ts';
+import { type ObjectSyncSummary, SYNC_DEFAULTS } from '../../src/sync/objects/index.ts';
 import { type BulkSyncResult, readyTransactions, round, runBulkSync } from '../lib/bulk-sync.ts';
 import {
   ceilingObjectsPerSecond,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_CLIENT } from '@ledgersync/stub';
-import { createPlatformClient } from '../../src/platform/client.ts';
-import { KIND_SPECS } from '../../src/sync/objects/kinds.ts';
+import { createPlatformClient } from '../../src/platform/index.ts';
+import { KIND_SPECS } from '../../src/sync/objects/index.ts';
 import { type BulkSyncResult, readyTransactions, round, runBulkSync } from '../lib/bulk-sync.ts';
 import { type ButtonResponder, type RunTimes, startButtonResponder } from '../lib/button-responder.ts';
 import { fastestTimeMs, minimumRequests } from '../lib/ceiling.ts';

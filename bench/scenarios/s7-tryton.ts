@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_TRYTON_CONCURRENCY } from '../../src/erp/tryton/options.ts';
+import { DEFAULT_TRYTON_CONCURRENCY } from '../../src/erp/index.ts';
 import { cloneTestDatabase, dropTestDatabase } from '../../test/support/tryton/databases.ts';
 import { readTrytonBooks, type TrytonBooks } from '../../test/support/tryton/fixture.ts';
 import { ensureTrytonInstalled } from '../../test/support/tryton/install.ts';
