@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, resolvedFrom, specifiersOf, tsFiles } from './support/repo-sources.ts';
 
 /**
  * Modules have front doors (docs/decisions.md "Modules with front doors"): a folder of src with an
@@ -8,35 +9,17 @@ import { describe, expect, it } from 'vitest';
  * offers is written in one file and its insides can change freely. A module's own tests
  * (test/unit/<its path>/ and test/integration/<its path>/) may reach inside it.
  */
-const root = new URL('../../', import.meta.url).pathname;
-
-function tsFiles(folder: string): string[] {
-  return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts') && !f.includes('node_modules'))
-    .map((f) => `${folder}/${f.split('\\').join('/')}`);
-}
-
-const sources = ['src', 'jobs', 'bench', 'test', 'db', 'scripts'].flatMap((folder) => {
-  try {
-    return tsFiles(folder);
-  } catch {
-    return [];
-  }
-});
+const sources = ['src', 'jobs', 'bench', 'test', 'db', 'scripts'].flatMap(tsFiles);
 const modules = sources
   .filter((f) => f.startsWith('src/') && f.endsWith('/index.ts'))
-  .map((f) => dirname(f))
+  .map((f) => posix.dirname(f))
   .sort((a, b) => b.length - a.length);
-
-const SPECIFIER =
-  /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?(?:from\s*)?['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
 /** The deep imports of one file: specifiers into a module it is outside of, other than its index.ts. */
 function deepImports(file: string, text: string, mods: readonly string[]): string[] {
   const found: string[] = [];
-  for (const match of text.matchAll(SPECIFIER)) {
-    const spec = match[1] ?? match[2]!;
-    const target = normalize(join(dirname(file), spec));
+  for (const spec of specifiersOf(text).filter((s) => s.startsWith('.'))) {
+    const target = resolvedFrom(file, spec);
     for (const mod of mods) {
       if (!target.startsWith(`${mod}/`) || file.startsWith(`${mod}/`)) continue;
       const ownTests = ['unit', 'integration'].some((k) => file.startsWith(`test/${k}/${mod.slice(4)}/`));
@@ -80,7 +63,7 @@ describe('modules have front doors', () => {
   });
 
   it('no file imports a module other than through its index.ts', () => {
-    const deep = sources.flatMap((f) => deepImports(f, readFileSync(join(root, f), 'utf8'), modules));
+    const deep = sources.flatMap((f) => deepImports(f, readFileSync(new URL(f, REPO_ROOT), 'utf8'), modules));
     expect(deep).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, resolvedFrom, specifiersOf, tsFiles } from './support/repo-sources.ts';
 
 /**
  * Layers point one way (README.md "Layout"): a file imports only layers below its own, never a
@@ -43,7 +43,6 @@ const EXCEPTIONS: { from: string; to: string; why: string }[] = [
 /** The stub is a development tool: only the commands that start it may import it. */
 const STARTS_THE_STUB = ['src/commands/demo.ts', 'src/commands/stub.ts', 'src/commands/try.ts'];
 
-const root = new URL('../../', import.meta.url);
 const rank = new Map<string, number>();
 const prefixes: [string, string][] = [];
 LAYERS.forEach((row, i) => {
@@ -79,18 +78,12 @@ function refusal(from: string, to: string): string | null {
 
 /** Where each import of a file leads: a repository path, or the package for a bare specifier. */
 function importsOf(file: string): string[] {
-  const text = readFileSync(new URL(file, root), 'utf8');
-  return ts.preProcessFile(text, true, true).importedFiles.flatMap(({ fileName }) => {
-    if (fileName.startsWith('.')) return [posix.normalize(posix.join(posix.dirname(file), fileName))];
+  const text = readFileSync(new URL(file, REPO_ROOT), 'utf8');
+  return specifiersOf(text).flatMap((fileName) => {
+    if (fileName.startsWith('.')) return [resolvedFrom(file, fileName)];
     // A stub published as a workspace package is still the stub.
     return /^(@[^/]+\/)?[^/]*stub\b/.test(fileName) ? ['packages/stub/'] : [];
   });
-}
-
-function tsFiles(folder: string): string[] {
-  return readdirSync(new URL(folder, root), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => `${folder}/${f.split('\\').join('/')}`);
 }
 
 const files = [...tsFiles('src'), ...tsFiles('jobs'), ...tsFiles('db')];

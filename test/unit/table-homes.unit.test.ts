@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, tsFiles } from './support/repo-sources.ts';
 
 /**
  * One home per table (docs/decisions.md "Each table's SQL has one home"): the statements that
@@ -43,17 +44,13 @@ const COLUMNS_OWNED_BY: Record<string, string[]> = {
   sync_ledger: ['src/sync/reporting/ledger-batches.ts'],
 };
 
-const root = new URL('../../', import.meta.url);
-
-function tsFiles(folder: string): string[] {
-  return readdirSync(new URL(folder, root), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => `${folder}/${f.split('\\').join('/')}`);
-}
-
 /** The SQL texts of one source file: static parts of tagged templates, and `.unsafe` literals. */
 function sqlTexts(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(new URL(file, root), 'utf8'), ts.ScriptTarget.Latest);
+  const source = ts.createSourceFile(
+    file,
+    readFileSync(new URL(file, REPO_ROOT), 'utf8'),
+    ts.ScriptTarget.Latest,
+  );
   const texts: string[] = [];
   const templateText = (t: ts.TemplateLiteral) =>
     ts.isNoSubstitutionTemplateLiteral(t)
@@ -106,7 +103,7 @@ describe('each table has one home for its SQL', () => {
     const mentionsOnly = files.filter(
       (f) =>
         !sqlByFile.get(f)!.some((text) => names('read_runs').test(text)) &&
-        names('read_runs').test(readFileSync(new URL(f, root), 'utf8')),
+        names('read_runs').test(readFileSync(new URL(f, REPO_ROOT), 'utf8')),
     );
     expect(mentionsOnly).toContain('jobs/join-runs.ts');
   });
