@@ -7,7 +7,7 @@ export interface ThroughputParams {
   rule: StubRule;
   /** The client's limiter; full size: the product's defaults (F3: 200/10 s, margin 4, pad 250 ms). */
   limiter?: Partial<RateLimiterOptions>;
-  /** Unset: the product's defaults (SYNC_DEFAULTS in src/sync/objects/sync-objects.ts). */
+  /** Unset: the product's defaults (SYNC_DEFAULTS in src/sync/objects/run-modes/run-context.ts). */
   slices?: number | undefined;
   readAhead?: number | undefined;
   /** Pages written at once; unset: the pipeline's default. */

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import { withAdvisoryLock } from '../advisory-lock.ts';
 import { mirrorLockName } from '../mirror/index.ts';
-import { OBJECT_KINDS, type ObjectKindName } from '../objects/index.ts';
+import { OBJECT_KINDS, objectSyncLockName } from '../objects/index.ts';
 
 /**
  * One `migrate prepare` at a time per deployment: two would race for the same steps. Advisory
@@ -11,15 +11,6 @@ import { OBJECT_KINDS, type ObjectKindName } from '../objects/index.ts';
 export async function migrationLockName(sql: Sql): Promise<string> {
   const [row] = await sql<{ schema: string }[]>`select current_schema() as schema`;
   return `ledgersync:migration:${row?.schema ?? ''}`;
-}
-
-/**
- * The advisory lock an object sync of `kind` holds for `connectionId`: the same name
- * src/sync/objects/sync-objects.ts and replay.ts take (a test holds it under this name and sees
- * the sync report busy, so the two cannot drift apart unnoticed).
- */
-export function objectSyncLockName(connectionId: string, kind: ObjectKindName): string {
-  return `ledgersync:sync:${connectionId}:${kind}`;
 }
 
 /** Every lock a run of work for `connectionId` holds: one per object kind, and its chart mirror. */

@@ -49,7 +49,7 @@ export interface DryRunDeps {
 
 /**
  * What a sync of one kind would do, without writing anywhere: reads the ready objects and makes
- * the real run's decisions (sync-objects.ts processPage) on them: vendor creation's, the plan's,
+ * the real run's decisions (page-step.ts processPage) on them: vendor creation's, the plan's,
  * the ERP's (ErpAdapter.checkMany, which answers what postMany would, writing nothing) and the
  * phases' (a bill payment waits for its bill: apply-page.ts inPhases). It claims nothing, posts
  * nothing to the ERP, creates no vendor and reports nothing to the platform.

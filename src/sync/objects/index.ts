@@ -13,11 +13,13 @@ export {
   type PlatformObject,
   SYNC_TYPE_ORDER,
 } from './kinds.ts';
+export { objectSyncLockName } from './lock-name.ts';
 export { planPage } from './plan-page.ts';
 export { syncPlatformFrom } from './platform-adapter.ts';
 export type { ReadItem, ReadPage, SyncPlatform } from './platform-port.ts';
 export { prefetch } from './prefetch.ts';
 export { PostgresBoard, readerName } from './reading/postgres-board.ts';
 export { replayObject } from './replay.ts';
+export { emptySummary, type ObjectSyncSummary, SYNC_DEFAULTS } from './run-modes/run-context.ts';
 export { sideBySide } from './side-by-side.ts';
-export { emptySummary, type ObjectSyncSummary, SYNC_DEFAULTS, syncObjects } from './sync-objects.ts';
+export { syncObjects } from './sync-objects.ts';

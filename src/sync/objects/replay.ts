@@ -4,7 +4,9 @@ import { withAdvisoryLock } from '../advisory-lock.ts';
 import { freezeAndSend } from '../reporting/index.ts';
 import { latestOutcome, ledgerSyncType } from '../sync-ledger/index.ts';
 import { kindOfSyncType, kindSpec, OBJECT_KINDS, type ObjectKindName, type PlatformObject } from './kinds.ts';
-import { emptySummary, type ObjectSyncDeps, type ObjectSyncSummary, processPage } from './sync-objects.ts';
+import { objectSyncLockName } from './lock-name.ts';
+import { processPage } from './page-step.ts';
+import { emptySummary, type ObjectSyncDeps, type ObjectSyncSummary } from './run-modes/run-context.ts';
 
 export type ReplayResult =
   | {
@@ -95,7 +97,7 @@ export async function replayObject(
     }
     const outcome = await withAdvisoryLock(
       deps.sql,
-      `ledgersync:sync:${deps.connectionId}:${kind}`,
+      objectSyncLockName(deps.connectionId, kind),
       async () => {
         const summary = emptySummary(kind);
         await processPage(deps, kind, [{ ok: true, value: object }], summary);

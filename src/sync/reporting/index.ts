@@ -9,4 +9,11 @@ export { freezeBatch, type SyncBody } from './freeze-batch.ts';
 export { frozenBatches, frozenCountsBySyncType } from './frozen-batches.ts';
 export { OutboxIdempotencyRecords } from './idempotency-records.ts';
 export type { PostOutcome } from './post-outcome.ts';
-export { addReport, freezeAndSend, type ReportCounts, sendFrozen } from './report-results.ts';
+export {
+  addReport,
+  freezeAndSend,
+  type ReportContext,
+  type ReportCounts,
+  sendFrozen,
+  sendLeftBatches,
+} from './report-results.ts';

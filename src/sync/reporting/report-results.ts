@@ -173,8 +173,32 @@ export async function freezeAndSend(
   // (RESULT_BATCH_LEASE_MS), and the watchdog or the next run takes the batch over.
   return sendFrozen(context, {
     syncTypes,
-    ...(options.syncRequestId
-      ? { syncRequestId: options.syncRequestId, whenLeased: 'skip' as const }
-      : { withoutRequests: true }),
+    ...(options.syncRequestId ? pressBatches(options.syncRequestId) : { withoutRequests: true }),
+  });
+}
+
+/**
+ * The batches a sync-button press sends: only its own, and one another sender holds is left to
+ * that holder rather than waited for (see freezeAndSend).
+ */
+function pressBatches(syncRequestId: string) {
+  return { syncRequestId, whenLeased: 'skip' as const };
+}
+
+/**
+ * What a run sends before it reads: batches an earlier run froze but could not send, exactly as
+ * frozen (F15). A bulk run sends every batch of its sync types, a press's leftovers too, and waits
+ * for one another sender holds (it would be sent again otherwise). A press sends only its own:
+ * the bulk run's batches (5,000 items a post) are that run's to send, and a press that posted
+ * them kept its rows waiting (docs/platform.md G28).
+ */
+export function sendLeftBatches(
+  context: ReportContext,
+  syncTypes: readonly SyncType[],
+  syncRequestId?: string,
+): Promise<ReportCounts> {
+  return sendFrozen(context, {
+    syncTypes,
+    ...(syncRequestId ? pressBatches(syncRequestId) : { whenLeased: 'wait' as const }),
   });
 }

@@ -8,10 +8,9 @@ import {
   ConnectionSwitchPendingError,
   followSwitch,
 } from '../../../../src/sync/connection-migration/index.ts';
-import { objectSyncLockName } from '../../../../src/sync/connection-migration/lock-names.ts';
 import { mirrorLockName } from '../../../../src/sync/mirror/index.ts';
 import type { SyncPlatform } from '../../../../src/sync/objects/index.ts';
-import { syncObjects } from '../../../../src/sync/objects/index.ts';
+import { objectSyncLockName, syncObjects } from '../../../../src/sync/objects/index.ts';
 import { chartDifferences, type StubChart } from '../mirror/support/compare.ts';
 import { transactionSeed, useMigrationWorld, writesOf } from './support/world.ts';
 

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { migrationSection } from '../../../../src/server/index.ts';
-import {
-  connectionLockNames,
-  objectSyncLockName,
-} from '../../../../src/sync/connection-migration/lock-names.ts';
+import { connectionLockNames } from '../../../../src/sync/connection-migration/lock-names.ts';
 import type { MigrationProgress } from '../../../../src/sync/connection-migration/progress.ts';
 import { progressLines, restoreText } from '../../../../src/sync/connection-migration/report-text.ts';
 import type { RestoreResult } from '../../../../src/sync/connection-migration/restore.ts';
 import { STEPS } from '../../../../src/sync/connection-migration/states.ts';
+import { objectSyncLockName } from '../../../../src/sync/objects/index.ts';
 
 function progress(over: Partial<MigrationProgress>): MigrationProgress {
   return {

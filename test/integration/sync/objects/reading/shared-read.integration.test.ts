@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../../src/log.ts';
-import { type ObjectSyncDeps, syncObjects } from '../../../../../src/sync/objects/sync-objects.ts';
+import type { ObjectSyncDeps } from '../../../../../src/sync/objects/run-modes/run-context.ts';
+import { syncObjects } from '../../../../../src/sync/objects/sync-objects.ts';
 import { CLEAN_HISTORY, checkHistory } from '../../../../support/history-check.ts';
 import { useSyncWorld } from '../../../../support/sync-world.ts';
 import { seedTransactionBacklog } from '../../../../support/transaction-backlog.ts';
