@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerConnectCommand } from './commands/connect.ts';
 import { registerConnectionCommands } from './commands/connection.ts';
@@ -16,11 +15,7 @@ import { registerSyncCommand } from './commands/sync.ts';
 import { registerTryCommand } from './commands/try.ts';
 import { registerWorkerCommand } from './commands/worker.ts';
 import { EXIT } from './exit-codes.ts';
-
-/** The version of package.json beside src/, the one `npm install` put here. */
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+import { VERSION } from './version.ts';
 
 // A database outage that surfaces as a rejection nothing awaited ends a command as any outage
 // does (exit 69, one line); `worker` switches this to a warning (src/commands/stray-rejections.ts).
@@ -29,7 +24,7 @@ guardStrayRejections('command');
 const program = new Command()
   .name('ledgersync')
   .description("Syncs a customer's ERP with the svc spend platform.")
-  .version(version, '-V, --version', 'print the version and exit')
+  .version(VERSION, '-V, --version', 'print the version and exit')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 

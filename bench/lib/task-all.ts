@@ -3,9 +3,8 @@ import {
   OBJECT_KINDS,
   type ObjectSyncSummary,
   sideBySide,
-  syncObjects,
 } from '../../src/sync/objects/index.ts';
-import { emit, memoryParts } from './worker-config.ts';
+import { progressLines, syncKind } from './sync-progress.ts';
 import type { WorkerDeps } from './worker-deps.ts';
 
 /**
@@ -15,35 +14,12 @@ import type { WorkerDeps } from './worker-deps.ts';
  */
 export async function runAllTask(deps: WorkerDeps, connectionId: string, progressEveryMs = 200) {
   const latest = new Map<string, ObjectSyncSummary>();
-  let last = 0;
+  const line = progressLines(progressEveryMs);
   const settled = await sideBySide(OBJECT_KINDS, (kind) =>
-    syncObjects(
-      {
-        sql: deps.sql,
-        erp: deps.erp,
-        platform: deps.syncPlatform,
-        connectionId,
-        log: deps.log,
-        onProgress(p) {
-          latest.set(kind, p);
-          const now = Date.now();
-          if (now - last < progressEveryMs) return;
-          last = now;
-          const sum = [...latest.values()].reduce(add, emptySummary('transactions'));
-          emit({
-            bench: 'progress',
-            t: now,
-            read: sum.read,
-            posted: sum.posted,
-            failed: sum.failed,
-            reported: sum.reported.items,
-            mem: memoryParts(),
-          });
-        },
-      },
-      kind,
-      { joinable: false },
-    ),
+    syncKind(deps, connectionId, kind, { joinable: false }, (summary) => {
+      latest.set(kind, summary);
+      line(() => [...latest.values()].reduce(add, emptySummary('transactions')));
+    }),
   );
   const kinds = settled.map((s) => {
     if (s.status === 'rejected') throw s.reason;

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, processAlive } from '../../src/infra/index.ts';
 import { SYSTEM_PYTHON } from '../../test/support/tryton/install.ts';
-import { trytonDatabaseUri } from '../../test/support/tryton/server.ts';
+import { trytonAnswers, trytonDatabaseUri } from '../../test/support/tryton/server.ts';
 
 /**
  * A trytond of the benchmark's own with N worker processes (trytond-workers.py), on the bench's
@@ -19,21 +19,6 @@ export interface TrytonWorkers {
   /** The parent: its CPU plus its children's is what Tryton spent. */
   pid: number;
   stop(): Promise<void>;
-}
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ id: 0, method: 'common.server.version', params: [] }),
-      signal: AbortSignal.timeout(2_000),
-    });
-    await response.text();
-    return response.ok;
-  } catch {
-    return false;
-  }
 }
 
 export async function startTrytonWorkers(databaseUrl: string, workers: number): Promise<TrytonWorkers> {
@@ -57,7 +42,7 @@ export async function startTrytonWorkers(databaseUrl: string, workers: number): 
   });
   const url = `http://127.0.0.1:${port}/`;
   const deadline = Date.now() + 60_000;
-  while (!(await answers(url))) {
+  while (!(await trytonAnswers(url))) {
     if (child.exitCode !== null) throw new Error(`trytond workers exited at start: ${stderr}`);
     if (Date.now() > deadline) throw new Error(`trytond workers did not answer within 60 s: ${stderr}`);
     await new Promise((r) => setTimeout(r, 250));

@@ -4,6 +4,7 @@ import { EXIT } from '../exit-codes.ts';
 import { mirrorChart } from '../sync/mirror/index.ts';
 import {
   dryRunObjects,
+  kindFailureReason,
   OBJECT_KINDS,
   type ObjectKindName,
   type ObjectSyncSummary,
@@ -12,7 +13,7 @@ import {
   syncObjects,
 } from '../sync/objects/index.ts';
 import { recorded } from '../sync/runs/record-run.ts';
-import { type KindFailure, kindFailureReason, kindFailuresText } from './kind-failure.ts';
+import { type KindFailure, kindFailuresText } from './kind-failure.ts';
 import { progressReporter } from './progress.ts';
 import { withRuntime } from './runtime.ts';
 import { syncViaWorker } from './sync-via-worker.ts';
@@ -145,50 +146,33 @@ export function registerSyncCommand(program: Command): void {
             // are printed once all are done, in OBJECT_KINDS order, whichever finished first.
             const lastProgress = new Map<ObjectKindName, ObjectSyncSummary>();
             const progress = progressReporter(log);
-            // Not a kind failure (the database gone, the platform unreachable): the command ends at
-            // once, as it did when kinds ran one after another, rather than wait on the others; what
-            // they wrote is as safe as after a crash (the sync ledger).
-            let endNow: (error: unknown) => void = () => {};
-            const ended = new Promise<never>((_, reject) => {
-              endNow = reject;
-            });
-            ended.catch(() => undefined);
             const settled = options.dryRun
               ? []
-              : await Promise.race([
-                  ended,
-                  sideBySide(kinds, (kind) =>
-                    recorded(sql, { connectionId, kind, trigger: 'cli' }, () =>
-                      syncObjects(
-                        {
-                          sql,
-                          erp: app.erp,
-                          platform: app.syncPlatform,
-                          connectionId,
-                          log,
-                          onProgress: (summary) => {
-                            lastProgress.set(kind, summary);
-                            progress.update(kind, summary);
-                          },
+              : // A failure that is not a kind's (the database gone) ends the run at once (side-by-side.ts).
+                await sideBySide(kinds, (kind) =>
+                  recorded(sql, { connectionId, kind, trigger: 'cli' }, () =>
+                    syncObjects(
+                      {
+                        sql,
+                        erp: app.erp,
+                        platform: app.syncPlatform,
+                        connectionId,
+                        log,
+                        onProgress: (summary) => {
+                          lastProgress.set(kind, summary);
+                          progress.update(kind, summary);
                         },
-                        kind,
-                        { slices: options.slices, ...(kinds.length > 1 ? { joinable: false } : {}) },
-                      ),
-                    ).catch((error: unknown) => {
-                      if (kindFailureReason(error) === null) endNow(error);
-                      throw error;
-                    }),
+                      },
+                      kind,
+                      { slices: options.slices, ...(kinds.length > 1 ? { joinable: false } : {}) },
+                    ),
                   ),
-                ]).finally(() => progress.done());
-            let unexpected: { error: unknown } | null = null;
+                ).finally(() => progress.done());
             for (const [i, outcome] of settled.entries()) {
               const kind = kinds[i]!;
+              // Only kind failures come back settled; any other ended the run above.
               if (outcome.status === 'rejected') {
-                try {
-                  stoppedEarly(kind, outcome.reason, lastProgress.get(kind) ?? null);
-                } catch (error) {
-                  unexpected ??= { error };
-                }
+                stoppedEarly(kind, outcome.reason, lastProgress.get(kind) ?? null);
                 continue;
               }
               const summary = outcome.value;
@@ -197,8 +181,6 @@ export function registerSyncCommand(program: Command): void {
               failures += summary.failed;
               out(summaryLine(summary));
             }
-            // Not a kind failure: the other kinds' lines are out; the error ends the command.
-            if (unexpected) throw unexpected.error;
             if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
             if (stopped.length > 0) {
               // README "Exit codes": 4 wins over 69 and 3. A kind the platform stopped needs a

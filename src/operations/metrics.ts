@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { PlatformAttemptEvent } from '../platform/index.ts';
 import type { JobAttemptEvent } from '../queue/index.ts';
+import { VERSION } from '../version.ts';
 import { type DatabaseMetricsOptions, databaseMetrics } from './database-metrics.ts';
 import { jobMetrics } from './job-metrics.ts';
 import { platformMetrics } from './platform-metrics.ts';
@@ -31,10 +31,6 @@ export interface MetricsOptions {
   processMetrics?: boolean;
 }
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
-
 /**
  * The process's metrics: one registry (not prom-client's global one), fed by observers the
  * platform client and the workers call, and by Postgres reads when scraped. Domain code only
@@ -50,7 +46,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     help: 'Always 1; the labels say which ledgersync and which Node.js this process runs.',
     labelNames: ['version', 'node'],
     registers: [registry],
-  }).set({ version, node: process.version }, 1);
+  }).set({ version: VERSION, node: process.version }, 1);
   const observePlatform = platformMetrics(registry);
   const observeJob = jobMetrics(registry);
   let watching = false;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Logger } from '../log.ts';
+import { VERSION } from '../version.ts';
 
 /**
  * Every running worker says so in Redis every few seconds: one field per process in the hash
@@ -80,10 +80,6 @@ return now`;
 
 export type WorkerParts = Pick<Heartbeat, 'queues' | 'schedules' | 'server'>;
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
-
 export interface RunningHeartbeat {
   /** Stops beating and removes this process's field (without waiting on a Redis that is down). */
   stop(): Promise<void>;
@@ -113,7 +109,7 @@ export function startHeartbeat(
       pid: process.pid,
       startedAt,
       beatAt: new Date(now()).toISOString(),
-      version,
+      version: VERSION,
       ...parts,
     };
     pending = redis

@@ -1,6 +1,6 @@
-import { setMaxListeners } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Sql } from 'postgres';
+import { closingController } from '../closing-controller.ts';
 import { type Logger, silentLogger } from '../log.ts';
 import { DEFAULT_RETRY, type RetryOptions } from './backoff.ts';
 import { GrantRenewal } from './grant/grant-renewal.ts';
@@ -89,10 +89,9 @@ function buildClient(options: PlatformClientOptions) {
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const ownsRedis = typeof options.redis === 'string';
   const redis = typeof options.redis === 'string' ? new Redis(options.redis) : options.redis;
-  const closing = new AbortController();
   // Every attempt in flight listens to this signal (its deadline is chained to it, and removed
-  // when the attempt ends); a busy client has far more than Node's default of 10 at once.
-  setMaxListeners(0, closing.signal);
+  // when the attempt ends).
+  const closing = closingController();
   const limiter = new RedisRateLimiter(redis, keyPrefix, { ...DEFAULT_LIMITER, ...options.limiter }, log);
   const transport = new HttpTransport({
     baseUrl,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
 import type { Redis } from 'ioredis';
+import { closingController } from '../closing-controller.ts';
 import type { Logger } from '../log.ts';
 import { sleep } from './backoff.ts';
 import { currentLane, type Lane } from './priority.ts';
@@ -124,12 +124,8 @@ export class RedisRateLimiter {
   private readonly reserve: number;
   private sequence = 0;
   private readonly lanes: Record<Lane, LaneQueue>;
-  /**
-   * Every acquisition waiting for a permit listens to this signal; `sync all` has a cursor per
-   * transaction range, the other kinds and the backlog-end probes waiting at once, far more than
-   * Node's default of 10 (a warning on stderr otherwise).
-   */
-  private readonly closing = withoutListenerCap(new AbortController());
+  /** Every acquisition waiting for a permit listens to this signal. */
+  private readonly closing = closingController();
   private readonly counters: RateLimiterStats = {
     permitsGranted: 0,
     waitedAcquisitions: 0,
@@ -270,9 +266,4 @@ export class RedisRateLimiter {
     const [granted, ms] = reply as [number, number];
     return granted === 1 ? { granted: true, ms: Math.max(0, ms) } : { granted: false, ms: Math.max(1, ms) };
   }
-}
-
-function withoutListenerCap(controller: AbortController): AbortController {
-  setMaxListeners(0, controller.signal);
-  return controller;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OBJECT_KINDS } from '../sync/objects/index.ts';
+import { issuesText } from '../zod-issues.ts';
 
 /** Payloads taken off a queue are untrusted: every processor parses its payload with these. */
 
@@ -81,10 +82,9 @@ export const QUEUE_NAMES = {
 export function parsePayload<S extends z.ZodType>(schema: S, data: unknown, queue: string): z.infer<S> {
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`)
-      .join('; ');
-    throw new InvalidPayloadError(`Invalid ${queue} job payload: ${problems}`);
+    throw new InvalidPayloadError(
+      `Invalid ${queue} job payload: ${issuesText(parsed.error, { root: '(payload)' })}`,
+    );
   }
   return parsed.data;
 }

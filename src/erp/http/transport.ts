@@ -1,3 +1,4 @@
+import { closingController } from '../../closing-controller.ts';
 import type { Logger } from '../../log.ts';
 import {
   attempt,
@@ -31,7 +32,8 @@ export type CallOutcome = { ok: true; body: unknown } | { ok: false; error: ErpE
 export const DEFAULT_HTTP_ERP_RETRY: RetryOptions = { maxAttempts: 4, baseMs: 500, capMs: 8_000 };
 
 export class HttpErpTransport {
-  private readonly closing = new AbortController();
+  /** Every call in flight listens to this signal (its attempt's deadline, its backoff sleep). */
+  private readonly closing = closingController();
 
   constructor(private readonly options: TransportOptions) {}
 

@@ -2,6 +2,7 @@
 // planned against the object-kind registry (kinds.ts), written to the ERP and recorded in the sync
 // ledger. Code outside this folder imports it through this file.
 export { dryRunObjects } from './dry-run.ts';
+export { kindFailureReason } from './kind-failure.ts';
 export {
   type ButtonFlag,
   type ButtonObjectType,

@@ -1,6 +1,7 @@
 import type { ErpWrite } from '../../erp/index.ts';
 import { ErpWrite as ErpWriteSchema, integratorReference, needsIntegrator } from '../../erp/index.ts';
 import type { SyncType } from '../../platform/index.ts';
+import { issuesText } from '../../zod-issues.ts';
 import { freeText, MappingProblem } from '../map/index.ts';
 import type { Outcome } from '../sync-ledger/index.ts';
 import type { KindSpec, PlatformObject } from './kinds.ts';
@@ -83,8 +84,7 @@ export function planPage(
       try {
         const write = step.build();
         const checked = ErpWriteSchema.safeParse(write);
-        if (!checked.success)
-          throw new Error(checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+        if (!checked.success) throw new Error(issuesText(checked.error));
         plan.items.push({ objectId: object.id, syncType: step.syncType, write });
       } catch (error) {
         plan.items.push({

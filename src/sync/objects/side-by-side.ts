@@ -1,4 +1,5 @@
 import { runWithinShare, WindowShare } from '../../platform/index.ts';
+import { kindFailureReason } from './kind-failure.ts';
 import { kindSpec, type ObjectKindName } from './kinds.ts';
 
 /**
@@ -23,7 +24,12 @@ export function dateKindsShare(reading: number): number {
  * Runs one sync per kind side by side, so one rate budget serves them all (a sync of every kind
  * waited for each kind in turn before, most of the budget unused while a one-cursor kind read).
  * Results come back in the order of `kinds`, whatever order they finish in; a kind that fails
- * (a page link to nowhere, docs/platform.md F43) fails alone and the others go on.
+ * (a page link to nowhere, docs/platform.md F43; kind-failure.ts) fails alone and the others go on.
+ *
+ * Anything else a kind fails with (the database gone, the platform unreachable) is not that
+ * kind's: every kind would meet it. The run then rejects with it at once, as it did when kinds ran
+ * one after another, rather than wait on the others; what they wrote is as safe as after a crash
+ * (the sync ledger), and they stop on the same fault soon after.
  */
 export async function sideBySide<T>(
   kinds: readonly ObjectKindName[],
@@ -40,11 +46,20 @@ export async function sideBySide<T>(
     if (reading === 0) share.release();
     else share.setShare(dateKindsShare(reading));
   };
+  let endNow: (error: unknown) => void = () => {};
+  const ended = new Promise<never>((_, reject) => {
+    endNow = reject;
+  });
+  ended.catch(() => undefined);
   const runs = kinds.map((kind) => {
-    if (kindSpec(kind).splitDate) return runWithinShare(share, () => run(kind));
-    const done = run(kind);
-    done.then(finished, finished);
+    const byDate = Boolean(kindSpec(kind).splitDate);
+    const done = byDate ? runWithinShare(share, () => run(kind)) : run(kind);
+    if (!byDate) done.then(finished, finished);
+    // Registered before allSettled's own handlers, so the run ends before the results would.
+    done.catch((error: unknown) => {
+      if (kindFailureReason(error) === null) endNow(error);
+    });
     return done;
   });
-  return Promise.allSettled(runs);
+  return Promise.race([ended, Promise.allSettled(runs)]);
 }

@@ -47,9 +47,10 @@ async function writeConfig(databaseUri: string, port: number): Promise<void> {
   await writeFile(configPath(), text, { mode: 0o600 });
 }
 
-async function answers(port: number): Promise<boolean> {
+/** Whether a trytond answers at `url` (its root): a JSON-RPC version call, within 2 s. */
+export async function trytonAnswers(url: string): Promise<boolean> {
   try {
-    const response = await fetch(`http://127.0.0.1:${port}/`, {
+    const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ id: 0, method: 'common.server.version', params: [] }),
@@ -101,7 +102,7 @@ async function startServer(databaseUri: string, usersDir: string): Promise<Serve
     env: { ...process.env, WATCHDOG, USERS: usersDir, PID: String(pid) },
   });
   const deadline = Date.now() + 60_000;
-  while (!(await answers(port))) {
+  while (!(await trytonAnswers(`http://127.0.0.1:${port}/`))) {
     if (!processAlive(pid)) throw new Error(`trytond exited at start; see ${log}`);
     if (Date.now() > deadline) throw new Error(`trytond did not answer within 60 s; see ${log}`);
     await new Promise((r) => setTimeout(r, 250));
@@ -123,7 +124,7 @@ export async function ensureTrytonServer(databaseUrl: string): Promise<string> {
       existing &&
       processAlive(existing.pid) &&
       existing.databaseUri === databaseUri &&
-      (await answers(existing.port))
+      (await trytonAnswers(`http://127.0.0.1:${existing.port}/`))
     ) {
       return existing;
     }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { issuesText } from '../../../../src/zod-issues.ts';
 import { ApiError } from './errors.ts';
 
 /**
@@ -34,13 +35,13 @@ export function validationError(error: z.ZodError, input: unknown, what: string)
   }
   const items = batchItems(error, input);
   const fields = problems.map((p) => p.field);
+  // The message is worded as the product words every schema failure (path and zod's message,
+  // never the failing value); the structured `errors` beside it keep field and message apart,
+  // which one line of text cannot, and name each unknown key on its own.
   const message =
     unknown.length > 0
       ? `Unknown field(s) in ${what}: ${unknown.join(', ')}`
-      : `Invalid ${what}: ${problems
-          .slice(0, 5)
-          .map((p) => `${p.field}: ${p.message}`)
-          .join('; ')}`;
+      : `Invalid ${what}: ${issuesText(error, { limit: 5, root: what })}`;
   const info: Record<string, unknown> = { fields, errors: problems };
   if (unknown.length > 0) info.unknown_fields = unknown;
   if (items.length > 0) info.items = items;

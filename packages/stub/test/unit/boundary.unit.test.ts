@@ -5,13 +5,20 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The stub stands beside the product, not inside it: its code reaches into the product only for
- * the platform's published schemas (the contract both sides speak) and three pure helpers. The
+ * the platform's published schemas (the contract both sides speak) and four pure helpers (the
+ * zod-issue wording among them, so a 422 reads like every other schema failure). The
  * product's source never imports the stub statically: the commands that run it load it by name
  * at run time (src/commands/stub-package.ts), so the production build leaves it out.
  */
 const PACKAGE = fileURLToPath(new URL('../../', import.meta.url));
 const ROOT = resolve(PACKAGE, '../..');
-const SHARED_WITH_PRODUCT = ['src/platform/schemas/', 'src/log.ts', 'src/money.ts', 'src/canonical-json.ts'];
+const SHARED_WITH_PRODUCT = [
+  'src/platform/schemas/',
+  'src/log.ts',
+  'src/money.ts',
+  'src/canonical-json.ts',
+  'src/zod-issues.ts',
+];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

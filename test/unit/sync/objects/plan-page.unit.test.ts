@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ErpWrite } from '../../../../src/erp/index.ts';
 import type { Bill } from '../../../../src/platform/index.ts';
 import { KIND_SPECS } from '../../../../src/sync/objects/kinds.ts';
 import { planPage } from '../../../../src/sync/objects/plan-page.ts';
@@ -39,5 +40,28 @@ describe('planPage counts every object it reads', () => {
     expect(plan.unreadable).toHaveLength(1);
     expect(plan.nothingToSync).toBe(0);
     expect(plan.items.map((i) => [i.objectId, 'failure' in i])).toEqual([['b-odd', true]]);
+  });
+});
+
+describe('planPage checks every write against the ERP input schema', () => {
+  it('a write that fails it becomes a failure naming the fields, never the values', () => {
+    const spec = {
+      ...KIND_SPECS.bills,
+      steps: () => [
+        {
+          syncType: 'BILL_SYNC' as const,
+          build: () =>
+            ({ kind: 'vendor', objectId: 'b-bad', name: 'Acme', code: 'X'.repeat(65) }) as ErpWrite,
+        },
+      ],
+    };
+    const plan = planPage(spec, [{ ok: true, value: bill('b-bad', {}) }]);
+    const [item] = plan.items;
+    expect(item && 'failure' in item ? item.failure : null).toMatchObject({
+      objectId: 'b-bad',
+      category: 'needs_integrator',
+      message: expect.stringMatching(/\bcode: too big/i),
+    });
+    expect(JSON.stringify(plan.items)).not.toContain('XXXX');
   });
 });

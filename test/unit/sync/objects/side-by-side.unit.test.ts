@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentWindowShare } from '../../../../src/platform/index.ts';
+import { currentWindowShare, NetworkError, PlatformError } from '../../../../src/platform/index.ts';
 import { dateKindsShare, sideBySide } from '../../../../src/sync/objects/side-by-side.ts';
 
 describe('sync all side by side: the window shared between kinds (docs/platform.md F3, F28)', () => {
@@ -22,5 +22,53 @@ describe('sync all side by side: the window shared between kinds (docs/platform.
       'reimbursements',
       'bills',
     ]);
+  });
+});
+
+/** A kind's run that ends only when the test says so. */
+function held<T>(value: T) {
+  let release = () => {};
+  const promise = new Promise<T>((resolve) => {
+    release = () => resolve(value);
+  });
+  return { promise, release: () => release() };
+}
+
+const platformError = (status: number | null) => ({
+  status,
+  code: null,
+  message: status === null ? 'network error ECONNREFUSED' : `HTTP ${status}`,
+  traceId: null,
+  retryable: status === null,
+});
+
+describe('sync all side by side: which failure stops which kinds', () => {
+  it('F43: a kind the platform stops fails alone; the others run to their end', async () => {
+    const bills = held('bills');
+    let settled = false;
+    const run = sideBySide(['transactions', 'bills'], (kind) =>
+      kind === 'transactions' ? Promise.reject(new PlatformError(platformError(404))) : bills.promise,
+    ).finally(() => {
+      settled = true;
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    bills.release();
+    const results = await run;
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+  });
+
+  it('a failure every kind would meet (no answer, the database gone) ends the run at once, not after the others', async () => {
+    const bills = held('bills');
+    const outage = new NetworkError(platformError(null));
+    const databaseGone = Object.assign(new Error('connection terminated'), { code: 'CONNECTION_CLOSED' });
+    for (const failure of [outage, databaseGone]) {
+      const run = sideBySide(['transactions', 'bills', 'reimbursements'], (kind) =>
+        kind === 'reimbursements' ? Promise.reject(failure) : bills.promise,
+      );
+      // The other kinds are still running: the run rejects without them.
+      await expect(run).rejects.toBe(failure);
+    }
+    bills.release();
   });
 });
