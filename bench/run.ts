@@ -79,7 +79,7 @@ const report: BenchReport = {
   finishedAt: new Date().toISOString(),
   machine,
   caveat:
-    'Measured on a shared machine while other work ran (see machine.loadAverageAtStart); figures are noisy.',
+    'Figures are noisy where other work shares the machine: the load average at the start is machine.loadAverageAtStart.',
   table: resultsTable(results, values.quick ? 'quick' : 'full'),
   missed: missedLines(results, values.quick ? 'quick' : 'full'),
   scenarios: results,
