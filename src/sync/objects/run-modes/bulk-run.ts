@@ -4,13 +4,12 @@ import { kindSpec, type ObjectKindName } from '../kinds.ts';
 import { PostgresBoard, readerName } from '../reading/postgres-board.ts';
 import { type ReadOptions, readKind } from '../reading/read-kind.ts';
 import { pageWriter } from './page-writer.ts';
-import { ResultSender } from './result-sender.ts';
 import {
-  emptySummary,
+  beginRun,
+  bulkPageLoop,
   type ObjectSyncDeps,
   type ObjectSyncOptions,
   type ObjectSyncSummary,
-  reportContext,
   SYNC_DEFAULTS,
 } from './run-context.ts';
 import { writePages } from './write-pages.ts';
@@ -37,10 +36,7 @@ export async function bulkRun(
   options: ObjectSyncOptions,
   lockLost: AbortSignal,
 ): Promise<ObjectSyncSummary> {
-  const spec = kindSpec(kind);
-  const summary = emptySummary(kind);
-  const report = reportContext(deps);
-  const results = new ResultSender(report, spec.syncTypes, summary.reported);
+  const { spec, summary, report, results } = beginRun(deps, kind);
   addReport(summary.reported, await sendLeftBatches(report, spec.syncTypes));
   const pages = readKind(deps.platform, kind, {
     log: deps.log,
@@ -52,12 +48,7 @@ export async function bulkRun(
   });
   const { readError } = await writePages(
     pages,
-    {
-      readAhead: options.readAhead ?? SYNC_DEFAULTS.readAhead,
-      fillFirst: true,
-      concurrency: options.pageConcurrency ?? SYNC_DEFAULTS.pageConcurrency,
-      stopped: () => lockLost.aborted,
-    },
+    { ...bulkPageLoop(options), stopped: () => lockLost.aborted },
     pageWriter(deps, kind, { summary, results }, () => results.sendWhenGathered(FULL_BATCH)),
   );
   lockLost.throwIfAborted();

@@ -1,15 +1,14 @@
-import { kindSpec, type ObjectKindName } from '../kinds.ts';
+import type { ObjectKindName } from '../kinds.ts';
 import { PostgresBoard, readerName } from '../reading/postgres-board.ts';
 import { readKind } from '../reading/read-kind.ts';
 import { FULL_BATCH } from './bulk-run.ts';
 import { pageWriter } from './page-writer.ts';
-import { ResultSender } from './result-sender.ts';
 import {
-  emptySummary,
+  beginRun,
+  bulkPageLoop,
   type ObjectSyncDeps,
   type ObjectSyncOptions,
   type ObjectSyncSummary,
-  reportContext,
   SYNC_DEFAULTS,
 } from './run-context.ts';
 import { writePages } from './write-pages.ts';
@@ -28,9 +27,7 @@ export async function joinedShare(
   options: ObjectSyncOptions,
   stop: AbortSignal,
 ): Promise<ObjectSyncSummary> {
-  const spec = kindSpec(kind);
-  const summary = emptySummary(kind);
-  const results = new ResultSender(reportContext(deps), spec.syncTypes, summary.reported);
+  const { spec, summary, results } = beginRun(deps, kind);
   // Runs are shared only for kinds read split by date (bulk-run.ts sharedPlan).
   const plan = spec.splitDate
     ? { board: PostgresBoard.join(deps.sql, runId), reader: readerName(), role: 'join' as const }
@@ -43,11 +40,7 @@ export async function joinedShare(
   });
   const { readError } = await writePages(
     pages,
-    {
-      readAhead: options.readAhead ?? SYNC_DEFAULTS.readAhead,
-      fillFirst: true,
-      concurrency: options.pageConcurrency ?? SYNC_DEFAULTS.pageConcurrency,
-    },
+    bulkPageLoop(options),
     pageWriter(deps, kind, { summary, results }, () => results.sendWhenGathered(FULL_BATCH)),
   );
   await results.finish();

@@ -1,14 +1,12 @@
 import { addReport, sendLeftBatches } from '../../reporting/index.ts';
-import { kindSpec, type ObjectKindName } from '../kinds.ts';
+import type { ObjectKindName } from '../kinds.ts';
 import { readKind } from '../reading/read-kind.ts';
 import { pageWriter } from './page-writer.ts';
-import { ResultSender } from './result-sender.ts';
 import {
-  emptySummary,
+  beginRun,
   type ObjectSyncDeps,
   type ObjectSyncOptions,
   type ObjectSyncSummary,
-  reportContext,
   SYNC_DEFAULTS,
 } from './run-context.ts';
 import { writePages } from './write-pages.ts';
@@ -27,10 +25,7 @@ export async function pressRun(
   options: ObjectSyncOptions,
   lockLost: AbortSignal,
 ): Promise<ObjectSyncSummary> {
-  const spec = kindSpec(kind);
-  const summary = emptySummary(kind);
-  const report = reportContext(deps);
-  const results = new ResultSender(report, spec.syncTypes, summary.reported, syncRequestId);
+  const { spec, summary, report, results } = beginRun(deps, kind, syncRequestId);
   addReport(summary.reported, await sendLeftBatches(report, spec.syncTypes, syncRequestId));
   // Requested rows are read by one cursor (reading/read-kind.ts): a press is small.
   const pages = readKind(deps.platform, kind, { log: deps.log, requestedToSync: true });

@@ -2,8 +2,10 @@ import type { Sql } from 'postgres';
 import type { ErpAdapter } from '../../../erp/index.ts';
 import type { Logger } from '../../../log.ts';
 import type { ReportContext, ReportCounts } from '../../reporting/index.ts';
-import type { ObjectKindName } from '../kinds.ts';
+import { kindSpec, type ObjectKindName } from '../kinds.ts';
 import type { SyncPlatform } from '../platform-port.ts';
+import { ResultSender } from './result-sender.ts';
+import type { WritePagesOptions } from './write-pages.ts';
 
 export interface ObjectSyncDeps {
   sql: Sql;
@@ -85,7 +87,33 @@ export function emptySummary(kind: ObjectKindName): ObjectSyncSummary {
   };
 }
 
-/** Where a run's results are reported: the run's own database, platform, connection and log. */
-export function reportContext(deps: ObjectSyncDeps): ReportContext {
-  return { sql: deps.sql, platform: deps.platform, connectionId: deps.connectionId, log: deps.log };
+/**
+ * What every run starts with: its kind's registry entry, an empty summary, where its results are
+ * reported (the run's own database, platform, connection and log) and the sender of its results
+ * (with the press's id for a sync-button run).
+ */
+export function beginRun(deps: ObjectSyncDeps, kind: ObjectKindName, syncRequestId?: string) {
+  const spec = kindSpec(kind);
+  const summary = emptySummary(kind);
+  const report: ReportContext = {
+    sql: deps.sql,
+    platform: deps.platform,
+    connectionId: deps.connectionId,
+    log: deps.log,
+  };
+  const results = new ResultSender(report, spec.syncTypes, summary.reported, syncRequestId);
+  return { spec, summary, report, results };
+}
+
+/**
+ * The page loop of a bulk run and of a share of one: the read-ahead fills before the first write
+ * (the first window's burst goes as fast as the process can send it), several pages written at
+ * once; the options given, else the defaults.
+ */
+export function bulkPageLoop(options: ObjectSyncOptions): WritePagesOptions {
+  return {
+    readAhead: options.readAhead ?? SYNC_DEFAULTS.readAhead,
+    fillFirst: true,
+    concurrency: options.pageConcurrency ?? SYNC_DEFAULTS.pageConcurrency,
+  };
 }
