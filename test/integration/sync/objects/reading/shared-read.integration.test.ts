@@ -51,7 +51,13 @@ describe('shared reading of one bulk sync (scale-out)', () => {
     expect(joined.joined).toBe(true);
     expect(joined.read).toBeGreaterThan(0);
     expect(started.read + joined.read).toBeGreaterThanOrEqual(readyAtStart.size);
-    expect(started.posted + joined.posted + started.failed + joined.failed).toBe(readyAtStart.size);
+    // Every ready object has an outcome. The two summaries may count one object twice: a range
+    // handed over is read again from its reader's last page, and an object already failed and
+    // reported is claimed and tried again (sync-ledger claims). What must hold exactly once is
+    // the history below: each object once in the ERP and once SYNCED, no key reused.
+    expect(started.posted + joined.posted + started.failed + joined.failed).toBeGreaterThanOrEqual(
+      readyAtStart.size,
+    );
     const report = await checkHistory({
       control: world.control,
       sql: world.db.sql,
