@@ -18,7 +18,8 @@ import { parseArgs } from 'node:util';
 import { openBenchServices } from './lib/context.ts';
 import { describeMachine, machineLine } from './lib/machine.ts';
 import { type BenchReport, writeReport } from './lib/report.ts';
-import { failed, type ScenarioResult } from './lib/result.ts';
+import { failed, type ScenarioResult, withStalls } from './lib/result.ts';
+import { watchMachineStalls } from './lib/stall-watch.ts';
 import { missedLines, resultsTable } from './lib/table.ts';
 import { SCENARIOS } from './scenarios/index.ts';
 
@@ -58,12 +59,15 @@ try {
     if (only && !only.has(scenario.id)) continue;
     say(`scenario ${scenario.id}: ${scenario.title} ...`);
     const t0 = Date.now();
+    const stalls = watchMachineStalls();
     let produced: ScenarioResult[];
     try {
       produced = [await scenario.run(services.context, tuning)].flat();
     } catch (error) {
       produced = [failed(String(scenario.id), scenario.title, error, Date.now() - t0)];
     }
+    const paused = await stalls.stop();
+    for (const r of produced) withStalls(r, paused);
     results.push(...produced);
     for (const r of produced)
       say(`scenario ${r.id}: ${r.verdict} (${Math.round(r.durationMs / 1000)} s) ${r.figures}`);

@@ -77,3 +77,23 @@ export function perWindow(arrivals: readonly Arrival[], windowMs: number): numbe
   }
   return counts;
 }
+
+/**
+ * The last window of the rule counted from the first arrival (as perWindow counts them): how many
+ * admitted requests it held and when its first one arrived. A run at the rate limit ends one such
+ * window's work after that arrival: what is left for the last window is what its end waits on.
+ */
+export function lastWindow(
+  arrivals: readonly Arrival[],
+  windowMs: number,
+): { requests: number; firstAt: number } | null {
+  const times = arrivals
+    .filter((a) => a.status !== 429)
+    .map((a) => a.at)
+    .sort((a, b) => a - b);
+  if (times.length === 0) return null;
+  const slot = (t: number) => Math.floor((t - times[0]!) / windowMs);
+  const last = slot(times.at(-1)!);
+  const inLast = times.filter((t) => slot(t) === last);
+  return { requests: inLast.length, firstAt: inLast[0]! };
+}

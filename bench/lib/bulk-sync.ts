@@ -1,6 +1,13 @@
 import type { RateLimiterOptions } from '../../src/platform/index.ts';
 import type { ObjectSyncSummary } from '../../src/sync/objects/index.ts';
-import { type ArrivalStats, arrivalStats, arrivalsSince, perWindow } from './arrivals.ts';
+import {
+  type Arrival,
+  type ArrivalStats,
+  arrivalStats,
+  arrivalsSince,
+  lastWindow,
+  perWindow,
+} from './arrivals.ts';
 import type { BenchContext } from './context.ts';
 import { type CpuSummary, summarizeProfileDir } from './cpu-profile.ts';
 import { readCpuSeconds, treeCpuSeconds } from './process-cpu.ts';
@@ -46,6 +53,11 @@ export interface BulkSyncResult {
   arrivalsPerWindow: number[];
   /** From the last page read's arrival at the stub to the end of the run. */
   tailAfterLastReadMs: number | null;
+  /**
+   * The rule's last window from the first arrival: its requests, when the first of them arrived
+   * (ms after the run's start) and how long the run went on from there.
+   */
+  lastWindow: { requests: number; openedAtMs: number; lastedMs: number } | null;
   /** PostgreSQL's counters of the worker's tables after the run (autoanalyze, dead rows). */
   tableStats: Record<string, unknown>[];
   cpuSeconds: number;
@@ -113,6 +125,7 @@ export async function runBulkSync(
     arrivals,
     arrivalsPerWindow: perWindow(rows, windowMs),
     tailAfterLastReadMs: lastRead > 0 ? done.finishedAt - lastRead : null,
+    lastWindow: lastWindowOf(rows, windowMs, done),
     tableStats: await tableStats(ctx, world.schema),
     cpuSeconds: (done.cpu.userMs + done.cpu.systemMs) / 1000,
     stubCpuSeconds:
@@ -128,6 +141,20 @@ export async function runBulkSync(
     meter: done.meter as BulkSyncResult['meter'],
     profile: profileDir ? summarizeProfileDir(profileDir) : null,
     outcome,
+  };
+}
+
+function lastWindowOf(
+  rows: readonly Arrival[],
+  windowMs: number,
+  done: { startedAt: number; finishedAt: number },
+): BulkSyncResult['lastWindow'] {
+  const last = lastWindow(rows, windowMs);
+  if (!last) return null;
+  return {
+    requests: last.requests,
+    openedAtMs: last.firstAt - done.startedAt,
+    lastedMs: done.finishedAt - last.firstAt,
   };
 }
 

@@ -1,3 +1,5 @@
+import { type MachineStall, stallNote } from './stall-watch.ts';
+
 /** What a scenario reports: figures, the targets they are judged by, and what limited them. */
 
 export type Verdict = 'met' | 'missed' | 'not run' | 'error';
@@ -79,4 +81,19 @@ export function failed(id: string, title: string, error: unknown, durationMs: nu
     notes: [message],
     durationMs,
   };
+}
+
+/**
+ * Records the pauses of the whole machine seen while the scenario ran (stall-watch.ts): in its
+ * figures, in its notes, and, for a missed target, beside the bottleneck, since every figure of
+ * the scenario includes them.
+ */
+export function withStalls(result: ScenarioResult, stalls: readonly MachineStall[]): ScenarioResult {
+  result.metrics.machineStalls = stalls;
+  const note = stallNote(stalls);
+  if (!note) return result;
+  result.notes.push(note);
+  if (result.verdict === 'missed')
+    result.bottleneck = result.bottleneck ? `${result.bottleneck}; ${note}` : note;
+  return result;
 }

@@ -6,7 +6,15 @@ import { startWorker } from '../lib/worker-run.ts';
 import { createWorld } from '../lib/world.ts';
 import type { Tuning } from './index.ts';
 import { throughputParams } from './s1-params.ts';
-import { addJoinerShare, backlogDates, judge, medianIndex, ratioOf } from './s1-throughput.ts';
+import {
+  addJoinerShare,
+  backlogDates,
+  ceilingMsOf,
+  judge,
+  medianIndex,
+  ratioOf,
+  windowLine,
+} from './s1-throughput.ts';
 
 const RUNS = 3;
 
@@ -85,7 +93,7 @@ export async function mixedSyncAll(ctx: BenchContext, tuning: Tuning): Promise<S
               ]
             : []),
         ],
-        `tail ${round((median.run.tailAfterLastReadMs ?? 0) / 1000, 1)} s after the last page read`,
+        windowLine({ ...p, fewestRequests }, median.run, ceilingMsOf(objects, rule, fewestRequests)),
         ratios,
       ),
     );

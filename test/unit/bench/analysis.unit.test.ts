@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Arrival, arrivalStats, perWindow } from '../../../bench/lib/arrivals.ts';
+import { type Arrival, arrivalStats, lastWindow, perWindow } from '../../../bench/lib/arrivals.ts';
 import { areaOf, summarizeProfile } from '../../../bench/lib/cpu-profile.ts';
 import { statementLabel } from '../../../bench/lib/instrument.ts';
 import { minimumChartCalls } from '../../../bench/lib/large-chart.ts';
@@ -46,6 +46,14 @@ describe('admitted requests per window', () => {
     ];
     expect(perWindow(rows, 1000)).toEqual([2, 0, 1, 1]);
     expect(perWindow([], 1000)).toEqual([]);
+  });
+
+  it('the last window from the first arrival: its admitted requests and when the first of them came', () => {
+    const rows = [arrival(1, 100), arrival(2, 900), arrival(3, 1300, 429), arrival(4, 2150), arrival(5, 2900)];
+    expect(lastWindow(rows, 1000)).toEqual({ requests: 2, firstAt: 2150 });
+    // A 429 is not admitted: it neither opens nor fills a window.
+    expect(lastWindow([arrival(1, 100), arrival(2, 1500, 429)], 1000)).toEqual({ requests: 1, firstAt: 100 });
+    expect(lastWindow([], 1000)).toBeNull();
   });
 });
 
