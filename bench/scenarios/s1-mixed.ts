@@ -1,4 +1,4 @@
-import { type BulkSyncResult, round, runBulkSync } from '../lib/bulk-sync.ts';
+import { type BulkSyncResult, runBulkSync } from '../lib/bulk-sync.ts';
 import { minimumRequests } from '../lib/ceiling.ts';
 import type { BenchContext } from '../lib/context.ts';
 import type { ScenarioResult } from '../lib/result.ts';

@@ -76,4 +76,10 @@ export {
 } from './schemas/objects.ts';
 export { type SyncResult, SyncType } from './schemas/syncs.ts';
 export { ChallengeDelivery, EventType, SIGNATURE_HEADER, WebhookEvent } from './schemas/webhooks.ts';
-export { currentWindowShare, runWithinShare, WindowShare } from './window-share.ts';
+export {
+  currentDemandMeter,
+  currentWindowShare,
+  runMetered,
+  runWithinShare,
+  WindowShare,
+} from './window-share.ts';

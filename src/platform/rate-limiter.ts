@@ -5,7 +5,7 @@ import type { Logger } from '../log.ts';
 import { sleep } from './backoff.ts';
 import { currentLane, type Lane } from './priority.ts';
 import { ACQUIRE_PERMIT, PAUSE_PERMITS } from './rate-limiter-scripts.ts';
-import { currentWindowShare } from './window-share.ts';
+import { currentDemandMeter, currentWindowShare } from './window-share.ts';
 
 export interface RateLimiterOptions {
   /** Requests the platform allows per window per source IP (F3: 200). */
@@ -176,6 +176,9 @@ export class RedisRateLimiter {
     const lane = this.lanes[currentLane()];
     // A caller held to a share of the window (window-share.ts) waits for its share first.
     const share = lane.lane === 'bulk' ? currentWindowShare() : undefined;
+    // A kind metered beside a share (window-share.ts): its demand is measured without its waits.
+    const meter = lane.lane === 'bulk' ? currentDemandMeter() : undefined;
+    meter?.asking();
     if (share) {
       const { max, margin, windowMs, windowPadMs } = this.options;
       await share.take(max - margin, windowMs + windowPadMs, this.closing.signal);
@@ -185,6 +188,7 @@ export class RedisRateLimiter {
     lane.tail = turn.catch(() => undefined);
     const dueInMs = await turn;
     if (dueInMs > 0) await sleep(dueInMs, this.closing.signal);
+    meter?.granted();
   }
 
   /** A 429 arrived: pause every process for retryAfterMs (F3), and count it. */

@@ -49,7 +49,13 @@ describe('admitted requests per window', () => {
   });
 
   it('the last window from the first arrival: its admitted requests and when the first of them came', () => {
-    const rows = [arrival(1, 100), arrival(2, 900), arrival(3, 1300, 429), arrival(4, 2150), arrival(5, 2900)];
+    const rows = [
+      arrival(1, 100),
+      arrival(2, 900),
+      arrival(3, 1300, 429),
+      arrival(4, 2150),
+      arrival(5, 2900),
+    ];
     expect(lastWindow(rows, 1000)).toEqual({ requests: 2, firstAt: 2150 });
     // A 429 is not admitted: it neither opens nor fills a window.
     expect(lastWindow([arrival(1, 100), arrival(2, 1500, 429)], 1000)).toEqual({ requests: 1, firstAt: 100 });

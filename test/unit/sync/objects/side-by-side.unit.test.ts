@@ -1,27 +1,53 @@
 import { describe, expect, it } from 'vitest';
-import { currentWindowShare, NetworkError, PlatformError } from '../../../../src/platform/index.ts';
-import { dateKindsShare, sideBySide } from '../../../../src/sync/objects/side-by-side.ts';
+import {
+  currentDemandMeter,
+  currentWindowShare,
+  NetworkError,
+  PlatformError,
+} from '../../../../src/platform/index.ts';
+import { sideBySide } from '../../../../src/sync/objects/side-by-side.ts';
 
 describe('sync all side by side: the window shared between kinds (docs/platform.md F3, F28)', () => {
-  it('F28: kinds read by date keep at least 0.1 while one-cursor kinds read, and more as each finishes', () => {
-    expect(dateKindsShare(4)).toBe(0.1);
-    expect(dateKindsShare(2)).toBe(0.1);
-    expect(dateKindsShare(1)).toBeCloseTo(0.55);
-    expect(dateKindsShare(0)).toBe(1);
-  });
-
-  it('F28: only the kinds read by date run within the share; results keep the kinds order', async () => {
-    const seen: Record<string, boolean> = {};
+  it('F28: the kinds read by date run within the share, each one-cursor kind under a meter of its own; results keep the kinds order', async () => {
+    const seen: Record<string, { shared: boolean; meter: unknown }> = {};
     const results = await sideBySide(['transactions', 'reimbursements', 'bills'], async (kind) => {
-      seen[kind] = currentWindowShare() !== undefined;
+      seen[kind] = { shared: currentWindowShare() !== undefined, meter: currentDemandMeter() };
       return kind;
     });
-    expect(seen).toEqual({ transactions: true, reimbursements: false, bills: false });
+    expect(seen.transactions).toEqual({ shared: true, meter: undefined });
+    expect(seen.reimbursements!.shared).toBe(false);
+    expect(seen.bills!.shared).toBe(false);
+    expect(seen.reimbursements!.meter).toBeDefined();
+    expect(seen.bills!.meter).toBeDefined();
+    expect(seen.reimbursements!.meter).not.toBe(seen.bills!.meter);
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : null))).toEqual([
       'transactions',
       'reimbursements',
       'bills',
     ]);
+  });
+
+  it('F3: the share lifts once the last one-cursor kind is done, while the kinds read by date still run', async () => {
+    let finishTransactions = () => {};
+    let lifted: boolean | null = null;
+    const run = sideBySide(['transactions', 'cashbacks'], async (kind) => {
+      if (kind === 'cashbacks') return kind;
+      await new Promise<void>((resolve) => {
+        finishTransactions = resolve;
+      });
+      // 196 permits per window: with no meter left the share admits every one at once.
+      const share = currentWindowShare()!;
+      const takes = Array.from({ length: 196 }, () => share.take(196, 3_600_000));
+      lifted = await Promise.race([
+        Promise.all(takes).then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500)),
+      ]);
+      return kind;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    finishTransactions();
+    await run;
+    expect(lifted).toBe(true);
   });
 });
 
