@@ -41,10 +41,7 @@ export function arrivalStats(arrivals: readonly Arrival[], windowMs: number): Ar
     const key = `${a.method} ${a.route}`;
     byRoute[key] = (byRoute[key] ?? 0) + 1;
   }
-  const admitted = arrivals
-    .filter((a) => a.status !== 429)
-    .map((a) => a.at)
-    .sort((a, b) => a - b);
+  const admitted = admittedTimes(arrivals);
   let maxInWindow = 0;
   let left = 0;
   for (let right = 0; right < admitted.length; right++) {
@@ -66,12 +63,10 @@ export function arrivalStats(arrivals: readonly Arrival[], windowMs: number): Ar
  * whether each window of the rule was used up, and how long the run went on after the last.
  */
 export function perWindow(arrivals: readonly Arrival[], windowMs: number): number[] {
-  const times = arrivals.filter((a) => a.status !== 429).map((a) => a.at);
-  if (times.length === 0) return [];
-  const first = times.reduce((m, t) => Math.min(m, t), Number.POSITIVE_INFINITY);
+  const times = admittedTimes(arrivals);
   const counts: number[] = [];
   for (const t of times) {
-    const slot = Math.floor((t - first) / windowMs);
+    const slot = windowOf(t, times, windowMs);
     while (counts.length <= slot) counts.push(0);
     counts[slot]!++;
   }
@@ -87,13 +82,22 @@ export function lastWindow(
   arrivals: readonly Arrival[],
   windowMs: number,
 ): { requests: number; firstAt: number } | null {
-  const times = arrivals
+  const times = admittedTimes(arrivals);
+  if (times.length === 0) return null;
+  const last = windowOf(times.at(-1)!, times, windowMs);
+  const inLast = times.filter((t) => windowOf(t, times, windowMs) === last);
+  return { requests: inLast.length, firstAt: inLast[0]! };
+}
+
+/** The arrival times the rule admitted (every answer but 429), in order. */
+function admittedTimes(arrivals: readonly Arrival[]): number[] {
+  return arrivals
     .filter((a) => a.status !== 429)
     .map((a) => a.at)
     .sort((a, b) => a - b);
-  if (times.length === 0) return null;
-  const slot = (t: number) => Math.floor((t - times[0]!) / windowMs);
-  const last = slot(times.at(-1)!);
-  const inLast = times.filter((t) => slot(t) === last);
-  return { requests: inLast.length, firstAt: inLast[0]! };
+}
+
+/** Which window of the rule, counted from the first admitted arrival (`times` in order), `t` falls in. */
+function windowOf(t: number, times: readonly number[], windowMs: number): number {
+  return Math.floor((t - times[0]!) / windowMs);
 }

@@ -6,15 +6,7 @@ import { startWorker } from '../lib/worker-run.ts';
 import { createWorld } from '../lib/world.ts';
 import type { Tuning } from './index.ts';
 import { throughputParams } from './s1-params.ts';
-import {
-  addJoinerShare,
-  backlogDates,
-  ceilingMsOf,
-  judge,
-  medianIndex,
-  ratioOf,
-  windowLine,
-} from './s1-throughput.ts';
+import { addJoinerShare, backlogDates, judge, medianIndex, ratioOf, windowLine } from './s1-throughput.ts';
 
 const RUNS = 3;
 
@@ -93,7 +85,7 @@ export async function mixedSyncAll(ctx: BenchContext, tuning: Tuning): Promise<S
               ]
             : []),
         ],
-        windowLine({ ...p, fewestRequests }, median.run, ceilingMsOf(objects, rule, fewestRequests)),
+        windowLine(p, median.run),
         ratios,
       ),
     );

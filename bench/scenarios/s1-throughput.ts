@@ -80,7 +80,7 @@ export async function rateLimitedThroughput(ctx: BenchContext, tuning: Tuning): 
               ]
             : []),
         ],
-        `${windowLine(p, median.run, ceilingMsOf(p.objects, { max: p.rule.rateMax, windowMs: p.rule.rateWindowMs }))}; ${pipelineBottleneck(median.run)}`,
+        `${windowLine(p, median.run)}; ${pipelineBottleneck(median.run)}`,
         ratios,
       ),
     );
@@ -104,7 +104,7 @@ export function ratioOf(
 }
 
 /** The ceiling: the fewest requests at the rule's average rate. */
-export function ceilingMsOf(
+function ceilingMsOf(
   objects: number,
   rule: { max: number; windowMs: number },
   fewestRequests?: number,
@@ -195,18 +195,18 @@ export async function addJoinerShare(
  * limiter's pad) plus the work of the requests left for it: that work, at the machine's pace, is
  * what a ratio short of the target is made of.
  */
-export function windowLine(p: ThroughputParams, run: BulkSyncResult, ceilingMs?: number): string {
+export function windowLine(p: ThroughputParams, run: BulkSyncResult): string {
   const tail = run.tailAfterLastReadMs;
   const last = run.lastWindow;
-  const needed = ceilingMs === undefined ? null : ceilingMs / TARGET_RATIO;
+  const rule = { max: p.rule.rateMax, windowMs: p.rule.rateWindowMs };
+  const needed = ceilingMsOf(p.objects, rule, p.fewestRequests) / TARGET_RATIO;
   const s = (ms: number) => round(ms / 1000, 2);
   return (
     `requests admitted per ${p.rule.rateWindowMs / 1000} s window from the first: ${run.arrivalsPerWindow.join(', ')} ` +
     `(the client's limiter allows ${p.rule.rateMax - (p.limiter?.margin ?? 4)} per window plus pad)` +
     (last && run.arrivalsPerWindow.length > 1
       ? `; the last window's ${last.requests} requests began ${s(last.openedAtMs)} s into the run and it ended ` +
-        `${s(last.lastedMs)} s later` +
-        (needed !== null ? ` (a ratio of ${TARGET_RATIO} needed the end by ${s(needed)} s)` : '')
+        `${s(last.lastedMs)} s later (a ratio of ${TARGET_RATIO} needed the end by ${s(needed)} s)`
       : '') +
     (tail !== null ? `; the run ended ${round(tail / 1000, 1)} s after the last page read` : '')
   );

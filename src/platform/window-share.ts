@@ -44,9 +44,8 @@ export class DemandMeter {
     this.lastGranted = now;
   }
 
-  /** Permits this kind is taken to need in a window of `windowMs`; none once it is done. */
+  /** Permits this kind is taken to need in a window of `windowMs` (a done kind has left the share). */
   permitsPer(windowMs: number): number {
-    if (this.finished) return 0;
     return windowMs / (this.roundTripMs ?? FIRST_GUESS_ROUND_TRIP_MS);
   }
 
