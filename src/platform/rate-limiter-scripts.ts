@@ -33,8 +33,8 @@ import { RedisScript } from './redis-script.ts';
  * ARGV[8] callers of this lane waiting in this process, the asking one included
  * ARGV[9] how long a registration outlives the wait it was made for, in ms
  * ARGV[10] permits of the window bulk callers leave free while the priority lane is in use
- * Returns {1, ms} when granted for a request sent ms from now (0: at once), {0, ms} when the
- * caller must wait ms before asking again.
+ * Returns {1, ms, at} when granted for a request sent ms from now (0: at once; at: that time in
+ * Redis's clock, the permit's score), {0, ms} when the caller must wait ms before asking again.
  *
  * When the gap alone holds a caller back and its slot is at most one gap away, the slot is
  * granted ahead, scored at the time it falls due: the caller sends then, and the next caller asks
@@ -156,7 +156,7 @@ if callers > 1 then
 else
   redis.call('HDEL', own, waiter)
 end
-return {1, at - now}
+return {1, at - now, at}
 `,
   5,
 );

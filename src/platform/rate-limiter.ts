@@ -20,6 +20,12 @@ export interface RateLimiterOptions {
   /** Added to the window: the spread in network delay between two requests. */
   windowPadMs: number;
   /**
+   * A permit used more than this many ms after it fell due (a stalled event loop held the
+   * caller) is re-dated in the shared log to when it was used, so the permits of the window
+   * after it count from the request's real departure. Unset: never re-dated.
+   */
+  lateAfterMs?: number;
+  /**
    * Smallest gap between two permits of one egress, in ms. Without it a sliding log grants a
    * whole window's permits at once and then repeats that burst every window; a burst queues up
    * at both ends and spreads the delay between permit and arrival, which is what the pad must
@@ -48,6 +54,7 @@ export const DEFAULT_LIMITER: RateLimiterOptions = {
   windowMs: 10_000,
   margin: 4,
   windowPadMs: 250,
+  lateAfterMs: 50,
   egressId: 'default',
 };
 
@@ -65,6 +72,21 @@ export interface RateLimiterStats {
   priorityPermits: number;
   /** Time the priority lane's acquisitions waited (included in totalWaitMs). */
   priorityWaitMs: number;
+  /** Permits used later than lateAfterMs after they fell due, and re-dated in the log. */
+  latePermits: number;
+  /** How late those permits were used, summed. */
+  lateMs: number;
+}
+
+/** A permit as this process holds it until its request leaves. */
+interface Grant {
+  member: string;
+  /** Redis's clock (ms) when the permit falls due: its score in the log. */
+  dueAt: number;
+  /** In how many ms from the reply the request is due (0: at once). */
+  dueInMs: number;
+  /** performance.now() when the permit was asked for: the earliest the reply can date from. */
+  askedAt: number;
 }
 
 /** How long a waiter's registration outlives the wait it was made for (a late timer, a dead process). */
@@ -134,6 +156,8 @@ export class RedisRateLimiter {
     pauses: 0,
     priorityPermits: 0,
     priorityWaitMs: 0,
+    latePermits: 0,
+    lateMs: 0,
   };
 
   constructor(
@@ -186,9 +210,33 @@ export class RedisRateLimiter {
     lane.queued++;
     const turn = lane.tail.then(() => this.acquireInTurn(lane)).finally(() => lane.queued--);
     lane.tail = turn.catch(() => undefined);
-    const dueInMs = await turn;
-    if (dueInMs > 0) await sleep(dueInMs, this.closing.signal);
+    const grant = await turn;
+    if (grant.dueInMs > 0) await sleep(grant.dueInMs, this.closing.signal);
+    this.redateIfLate(grant, lane.lane);
     meter?.granted();
+  }
+
+  /**
+   * The margin and the pad cover a request that leaves a little after its permit; one held
+   * longer (its process's event loop stalled on other work while the permit's reply or timer
+   * waited) would otherwise arrive inside a later window the log thinks it has left. Its entry is
+   * moved to when it really left, measured from when the permit was asked for (so never too
+   * early), and the window after it waits for it. Not awaited: the request leaves at once, and
+   * this process's later asks reach Redis after it (one connection, in order).
+   */
+  private redateIfLate(grant: Grant, lane: Lane): void {
+    const after = this.options.lateAfterMs;
+    if (after === undefined) return;
+    const lateMs = Math.ceil(performance.now() - grant.askedAt - grant.dueInMs);
+    if (lateMs <= after) return;
+    this.counters.latePermits++;
+    this.counters.lateMs += lateMs;
+    const sentAt = grant.dueAt + lateMs;
+    const batch = this.redis.multi().zadd(this.logKey, sentAt, grant.member);
+    if (lane === 'priority') batch.zadd(this.priorityLogKey, sentAt, grant.member);
+    batch.exec().catch((error: unknown) => {
+      this.log.warn({ err: error, lateMs }, 'could not re-date a late rate-limit permit');
+    });
   }
 
   /** A 429 arrived: pause every process for retryAfterMs (F3), and count it. */
@@ -218,21 +266,23 @@ export class RedisRateLimiter {
     }
   }
 
-  /** Takes a permit in turn; returns in how many ms its request is due (0: at once). */
-  private async acquireInTurn(lane: LaneQueue): Promise<number> {
+  /** Takes a permit in turn. */
+  private async acquireInTurn(lane: LaneQueue): Promise<Grant> {
     const started = Date.now();
     let waited = false;
-    let dueInMs = 0;
+    let grant: Grant;
     for (;;) {
       if (this.closing.signal.aborted) throw new LimiterClosedError();
+      const askedAt = performance.now();
       const answer = await this.tryOnce(lane);
       if (answer.granted) {
-        dueInMs = answer.ms;
+        grant = { member: answer.member, dueAt: answer.dueAt, dueInMs: answer.ms, askedAt };
         break;
       }
       waited = true;
       await sleep(answer.ms, this.closing.signal);
     }
+    const { dueInMs } = grant;
     if (dueInMs > 0) waited = true;
     const waitMs = waited ? Date.now() - started + dueInMs : 0;
     this.counters.permitsGranted++;
@@ -244,11 +294,13 @@ export class RedisRateLimiter {
       this.counters.priorityPermits++;
       this.counters.priorityWaitMs += waitMs;
     }
-    return dueInMs;
+    return grant;
   }
 
-  /** A permit (its request due in ms), or how long until one may be free. */
-  private async tryOnce(lane: LaneQueue): Promise<{ granted: boolean; ms: number }> {
+  /** A permit (its request due in ms, at dueAt in Redis's clock), or how long until one may be free. */
+  private async tryOnce(
+    lane: LaneQueue,
+  ): Promise<{ granted: true; ms: number; member: string; dueAt: number } | { granted: false; ms: number }> {
     const { max, margin, windowMs, windowPadMs } = this.options;
     const member = `${this.memberPrefix}:${++this.sequence}`;
     const reply = await ACQUIRE_PERMIT.run(
@@ -267,7 +319,9 @@ export class RedisRateLimiter {
         this.reserve,
       ],
     );
-    const [granted, ms] = reply as [number, number];
-    return granted === 1 ? { granted: true, ms: Math.max(0, ms) } : { granted: false, ms: Math.max(1, ms) };
+    const [granted, ms, dueAt] = reply as [number, number, number?];
+    return granted === 1
+      ? { granted: true, ms: Math.max(0, ms), member, dueAt: dueAt ?? 0 }
+      : { granted: false, ms: Math.max(1, ms) };
   }
 }
