@@ -20,9 +20,9 @@ export interface RateLimiterOptions {
   /** Added to the window: the spread in network delay between two requests. */
   windowPadMs: number;
   /**
-   * A permit used more than this many ms after it fell due (a stalled event loop held the
-   * caller) is re-dated in the shared log to when it was used, so the permits of the window
-   * after it count from the request's real departure. Unset: never re-dated.
+   * Lateness the pad absorbs: a permit used more than this many ms after it fell due (a stalled
+   * event loop held the caller) is moved later in the shared log by the excess, so the permits of
+   * the window after it wait for the request's real departure less this much. Unset: never moved.
    */
   lateAfterMs?: number;
   /**
@@ -54,7 +54,7 @@ export const DEFAULT_LIMITER: RateLimiterOptions = {
   windowMs: 10_000,
   margin: 4,
   windowPadMs: 250,
-  lateAfterMs: 50,
+  lateAfterMs: 100,
   egressId: 'default',
 };
 
@@ -217,12 +217,15 @@ export class RedisRateLimiter {
   }
 
   /**
-   * The margin and the pad cover a request that leaves a little after its permit; one held
-   * longer (its process's event loop stalled on other work while the permit's reply or timer
-   * waited) would otherwise arrive inside a later window the log thinks it has left. Its entry is
-   * moved to when it really left, measured from when the permit was asked for (so never too
-   * early), and the window after it waits for it. Not awaited: the request leaves at once, and
-   * this process's later asks reach Redis after it (one connection, in order).
+   * The pad covers a request that leaves a little after its permit (up to lateAfterMs of it);
+   * one held longer (its process's event loop stalled on other work while the permit's reply or
+   * timer waited) would otherwise arrive inside a later window the log thinks it has left. Its
+   * entry is moved later by the excess, measured from when the permit was asked for (so never
+   * under-counted), and the window after it waits for it. Only the excess: moving it by all of
+   * its lateness would cover the first lateAfterMs twice and hold later permits back for nothing
+   * (docs/decisions.md, "A permit used late is moved; the pad stays 250 ms"). Not awaited: the
+   * request leaves at once, and this process's later asks reach Redis after it (one connection,
+   * in order).
    */
   private redateIfLate(grant: Grant, lane: Lane): void {
     const after = this.options.lateAfterMs;
@@ -231,9 +234,13 @@ export class RedisRateLimiter {
     if (lateMs <= after) return;
     this.counters.latePermits++;
     this.counters.lateMs += lateMs;
-    const sentAt = grant.dueAt + lateMs;
-    const batch = this.redis.multi().zadd(this.logKey, sentAt, grant.member);
-    if (lane === 'priority') batch.zadd(this.priorityLogKey, sentAt, grant.member);
+    const movedTo = grant.dueAt + lateMs - after;
+    const { windowMs, windowPadMs } = this.options;
+    // The key lives as long as the script would keep it (its window after the newest entry).
+    const ttlMs = windowMs + windowPadMs + 1000;
+    const batch = this.redis.multi().zadd(this.logKey, movedTo, grant.member).pexpire(this.logKey, ttlMs);
+    if (lane === 'priority')
+      batch.zadd(this.priorityLogKey, movedTo, grant.member).pexpire(this.priorityLogKey, ttlMs);
     batch.exec().catch((error: unknown) => {
       this.log.warn({ err: error, lateMs }, 'could not re-date a late rate-limit permit');
     });
