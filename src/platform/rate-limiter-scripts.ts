@@ -43,6 +43,9 @@ import { RedisScript } from './redis-script.ts';
  * scenario 1: 13 ms gaps came out 15-17 ms). A slot granted ahead is the newest in the log, so
  * the window holds at most max at its time as it does now.
  */
+/** How long a log outlives its window after its newest entry, so an idle egress leaves nothing behind. */
+export const LOG_OUTLIVES_WINDOW_MS = 1000;
+
 export const ACQUIRE_PERMIT = new RedisScript(
   `
 local t = redis.call('TIME')
@@ -145,10 +148,10 @@ if gap > 0 and count > 0 then
   if next_at > now then at = next_at end
 end
 redis.call('ZADD', KEYS[1], at, ARGV[3])
-redis.call('PEXPIRE', KEYS[1], window + 1000)
+redis.call('PEXPIRE', KEYS[1], window + ${LOG_OUTLIVES_WINDOW_MS})
 if priority then
   redis.call('ZADD', KEYS[3], at, ARGV[3])
-  redis.call('PEXPIRE', KEYS[3], window + 1000)
+  redis.call('PEXPIRE', KEYS[3], window + ${LOG_OUTLIVES_WINDOW_MS})
 end
 -- Callers queued behind this one keep the registration until they ask.
 if callers > 1 then

@@ -4,7 +4,7 @@ import { closingController } from '../closing-controller.ts';
 import type { Logger } from '../log.ts';
 import { sleep } from './backoff.ts';
 import { currentLane, type Lane } from './priority.ts';
-import { ACQUIRE_PERMIT, PAUSE_PERMITS } from './rate-limiter-scripts.ts';
+import { ACQUIRE_PERMIT, LOG_OUTLIVES_WINDOW_MS, PAUSE_PERMITS } from './rate-limiter-scripts.ts';
 import { currentDemandMeter, currentWindowShare } from './window-share.ts';
 
 export interface RateLimiterOptions {
@@ -72,7 +72,7 @@ export interface RateLimiterStats {
   priorityPermits: number;
   /** Time the priority lane's acquisitions waited (included in totalWaitMs). */
   priorityWaitMs: number;
-  /** Permits used later than lateAfterMs after they fell due, and re-dated in the log. */
+  /** Permits used later than lateAfterMs after they fell due, and moved later in the log. */
   latePermits: number;
   /** How late those permits were used, summed. */
   lateMs: number;
@@ -142,6 +142,10 @@ export class RedisRateLimiter {
   private readonly waiterKeys: Record<Lane, string>;
   private readonly memberPrefix = randomBytes(6).toString('hex');
   private readonly minGapMs: number;
+  /** Permits per window: max less the margin. */
+  private readonly permits: number;
+  /** The window the log counts over: the platform's, padded for network delay. */
+  private readonly paddedWindowMs: number;
   private readonly priorityCap: number;
   private readonly reserve: number;
   private sequence = 0;
@@ -168,13 +172,15 @@ export class RedisRateLimiter {
   ) {
     const permits = options.max - options.margin;
     if (permits < 1) throw new Error('rate limiter: max - margin must be at least 1');
+    this.permits = permits;
+    this.paddedWindowMs = options.windowMs + options.windowPadMs;
     const share = options.priorityShare ?? 0.5;
     if (!(share > 0 && share <= 1)) throw new Error('rate limiter: priorityShare must be in (0, 1]');
     this.priorityCap = Math.max(1, Math.floor(permits * share));
     const reserve = options.priorityReserve ?? 0.2;
     if (!(reserve >= 0 && reserve < 1)) throw new Error('rate limiter: priorityReserve must be in [0, 1)');
     this.reserve = Math.floor(permits * reserve);
-    const averageGapMs = (options.windowMs + options.windowPadMs) / permits;
+    const averageGapMs = this.paddedWindowMs / permits;
     this.minGapMs = Math.max(0, Math.floor(options.minGapMs ?? averageGapMs / 4));
     // A hash tag keeps every key in one slot on a Redis Cluster.
     const base = `${keyPrefix}:ratelimit:{${options.egressId}}`;
@@ -203,10 +209,7 @@ export class RedisRateLimiter {
     // A kind metered beside a share (window-share.ts): its demand is measured without its waits.
     const meter = lane.lane === 'bulk' ? currentDemandMeter() : undefined;
     meter?.asking();
-    if (share) {
-      const { max, margin, windowMs, windowPadMs } = this.options;
-      await share.take(max - margin, windowMs + windowPadMs, this.closing.signal);
-    }
+    if (share) await share.take(this.permits, this.paddedWindowMs, this.closing.signal);
     lane.queued++;
     const turn = lane.tail.then(() => this.acquireInTurn(lane)).finally(() => lane.queued--);
     lane.tail = turn.catch(() => undefined);
@@ -235,9 +238,8 @@ export class RedisRateLimiter {
     this.counters.latePermits++;
     this.counters.lateMs += lateMs;
     const movedTo = grant.dueAt + lateMs - after;
-    const { windowMs, windowPadMs } = this.options;
-    // The key lives as long as the script would keep it (its window after the newest entry).
-    const ttlMs = windowMs + windowPadMs + 1000;
+    // The key lives as long as the script would keep it after its newest entry.
+    const ttlMs = this.paddedWindowMs + LOG_OUTLIVES_WINDOW_MS;
     const batch = this.redis.multi().zadd(this.logKey, movedTo, grant.member).pexpire(this.logKey, ttlMs);
     if (lane === 'priority')
       batch.zadd(this.priorityLogKey, movedTo, grant.member).pexpire(this.priorityLogKey, ttlMs);
@@ -308,14 +310,13 @@ export class RedisRateLimiter {
   private async tryOnce(
     lane: LaneQueue,
   ): Promise<{ granted: true; ms: number; member: string; dueAt: number } | { granted: false; ms: number }> {
-    const { max, margin, windowMs, windowPadMs } = this.options;
     const member = `${this.memberPrefix}:${++this.sequence}`;
     const reply = await ACQUIRE_PERMIT.run(
       this.redis,
       [this.logKey, this.pauseKey, this.priorityLogKey, this.waiterKeys.priority, this.waiterKeys.bulk],
       [
-        max - margin,
-        windowMs + windowPadMs,
+        this.permits,
+        this.paddedWindowMs,
         member,
         this.minGapMs,
         lane.lane,
@@ -326,9 +327,10 @@ export class RedisRateLimiter {
         this.reserve,
       ],
     );
-    const [granted, ms, dueAt] = reply as [number, number, number?];
+    // A grant always carries its score (the script answers {1, ms, at}); a refusal does not.
+    const [granted, ms, dueAt] = reply as [1, number, number] | [0, number];
     return granted === 1
-      ? { granted: true, ms: Math.max(0, ms), member, dueAt: dueAt ?? 0 }
+      ? { granted: true, ms: Math.max(0, ms), member, dueAt }
       : { granted: false, ms: Math.max(1, ms) };
   }
 }
