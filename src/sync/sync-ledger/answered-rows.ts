@@ -25,7 +25,8 @@ export interface RequestedRowsScope {
  * runs), and this runs under the attribution lock on every page a press reads. Under
  * a bulk sync in the benchmark it took 150-570 ms as the ledger grew, the presses queued on the
  * lock behind it, and the sync button's p99 was 2.6-11 s instead of 1.2-1.5 s. One result per row:
- * the ledger's key is (connection, object, sync type).
+ * the ledger's key is (connection, object, sync type). The requested rows are read a second time
+ * (q) because a LATERAL in UPDATE ... FROM cannot refer to the table being updated.
  */
 export async function settleAnsweredRows(tx: TransactionSql, scope: RequestedRowsScope): Promise<number> {
   const { syncType } = scope;
