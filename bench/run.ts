@@ -3,7 +3,8 @@
  * 3 minutes). Each scenario runs the stub as a separate process, the built-in ERP
  * and the worker in a child process, in its own schemas and Redis prefix. Prints a table and
  * writes bench/results/latest.json (a quick run: quick.json, not tracked) and
- * bench/results/<ISO date>.json.
+ * bench/results/<ISO date>.json. A fixed CPU task is timed before the first scenario and after the
+ * last (lib/reference-work.ts), so runs on different machines can be compared.
  *   --quick             scaled-down counts (says "quick" in the JSON); targets set for the full
  *                       run's counts read "n/a (quick)" when missed
  *   --only 1,3          run these scenarios only
@@ -17,6 +18,7 @@
 import { parseArgs } from 'node:util';
 import { openBenchServices } from './lib/context.ts';
 import { describeMachine, machineLine } from './lib/machine.ts';
+import { measureReferenceWork, referenceLine } from './lib/reference-work.ts';
 import { type BenchReport, writeReport } from './lib/report.ts';
 import { failed, type ScenarioResult, withStalls } from './lib/result.ts';
 import { watchMachineStalls } from './lib/stall-watch.ts';
@@ -48,6 +50,9 @@ const startedAt = new Date();
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 say(`${values.quick ? 'quick' : 'full'} run on ${machineLine(machine)}`);
+// Timed before any service starts and again after they stop: how fast this machine was (bench/lib/reference-work.ts).
+const referenceAtStart = measureReferenceWork();
+say(`reference work ${referenceAtStart.ms} ms (lower is faster)`);
 const services = await openBenchServices({
   quick: values.quick,
   profileAll: values.profile,
@@ -75,6 +80,7 @@ try {
 } finally {
   await services.close();
 }
+const referenceAtEnd = measureReferenceWork();
 
 const report: BenchReport = {
   mode: values.quick ? 'quick' : 'full',
@@ -82,8 +88,10 @@ const report: BenchReport = {
   startedAt: startedAt.toISOString(),
   finishedAt: new Date().toISOString(),
   machine,
+  referenceWork: { atStart: referenceAtStart, atEnd: referenceAtEnd },
   caveat:
-    'Figures are noisy where other work shares the machine: the load average at the start is machine.loadAverageAtStart.',
+    'Figures are noisy where other work shares the machine: the load average at the start is machine.loadAverageAtStart. ' +
+    'The CPU-bound rows depend on how fast the machine is: referenceWork times a fixed CPU task at the start and the end of the run.',
   table: resultsTable(results, values.quick ? 'quick' : 'full'),
   missed: missedLines(results, values.quick ? 'quick' : 'full'),
   scenarios: results,
@@ -91,5 +99,7 @@ const report: BenchReport = {
 const files = await writeReport(report);
 process.stdout.write(`\n${report.table}\n\n`);
 for (const line of report.missed) process.stdout.write(`- ${line}\n`);
-process.stdout.write(`\n${machineLine(machine)}; ${report.mode} run; written to ${files.join(', ')}\n`);
+process.stdout.write(
+  `\n${machineLine(machine)}; ${referenceLine(report.referenceWork)}; ${report.mode} run; written to ${files.join(', ')}\n`,
+);
 process.exit(results.some((r) => r.verdict === 'error') ? 1 : 0);

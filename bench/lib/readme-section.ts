@@ -1,4 +1,5 @@
 import { machineLine } from './machine.ts';
+import { referenceLine } from './reference-work.ts';
 import type { BenchReport } from './report.ts';
 
 export const BEGIN = '<!-- performance:begin -->';
@@ -9,7 +10,8 @@ export function performanceSection(report: BenchReport): string {
   const day = report.startedAt.slice(0, 10);
   const lines = [
     `Measured with \`${report.command}\` on ${day} (${report.mode} run), on ${machineLine(report.machine)}; ` +
-      `load average ${report.machine.loadAverageAtStart} at the start. ${report.caveat}`,
+      `load average ${report.machine.loadAverageAtStart} at the start` +
+      `${report.referenceWork ? `; ${referenceLine(report.referenceWork)}` : ''}. ${report.caveat}`,
     '',
     report.table,
     '',

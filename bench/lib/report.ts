@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Machine } from './machine.ts';
+import type { ReferenceWork } from './reference-work.ts';
 import type { ScenarioResult } from './result.ts';
 import { REPO_ROOT } from './spawn-ts.ts';
 
@@ -10,6 +11,12 @@ export interface BenchReport {
   startedAt: string;
   finishedAt: string;
   machine: Machine;
+  /**
+   * The fixed CPU work of bench/lib/reference-work.ts, timed before the first scenario and after
+   * the last: compares machines, and shows a host that slowed down during the run. Absent in
+   * reports written before it was measured.
+   */
+  referenceWork?: { atStart: ReferenceWork; atEnd: ReferenceWork };
   caveat: string;
   /** The printed table (Markdown). */
   table: string;

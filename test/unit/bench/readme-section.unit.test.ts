@@ -31,6 +31,19 @@ describe('README performance section', () => {
     expect(section).toContain('- 2. Raw: missed; ERP writes');
   });
 
+  it('states how fast the machine was when the run timed the reference work, and nothing when it did not', () => {
+    const timed = performanceSection({
+      ...report,
+      referenceWork: {
+        atStart: { ms: 354.4, trialsMs: [360, 354.4, 301] },
+        atEnd: { ms: 612, trialsMs: [612, 700, 598] },
+      },
+    });
+    expect(timed).toContain('reference work 354.4 ms (301-360) at the start, 612 ms (598-700) at the end');
+    expect(timed).toContain('median and range of 3 trials');
+    expect(performanceSection(report)).not.toContain('reference work');
+  });
+
   it('replaces only what lies between the markers', () => {
     const text = `# Title\n\n${BEGIN}\nold\n${END}\n\n## Next\n`;
     expect(replaceBetweenMarkers(text, 'new')).toBe(`# Title\n\n${BEGIN}\nnew\n${END}\n\n## Next\n`);
