@@ -35,9 +35,10 @@ export interface EndSearch {
  * from a date on (`from_date` only, docs/platform.md F28): the first page it gets shows whether
  * anything is dated from there on. The first round spaces its probes geometrically from the first
  * page's span up to a day ago (a backlog of any age is bracketed within a small factor in one
- * round trip); later rounds space theirs evenly in the bracket, until it is about two ranges' worth
- * of the backlog (a third round of probes would cost more than a short last range does). Each round's probes go out side by side, in the slots the other
- * cursors will fill; a backlog 2 years old and 10 days long takes two rounds, 22 requests.
+ * round trip); later rounds space theirs evenly in the bracket, as many as bring it to about two
+ * ranges' worth of the backlog (a third round of probes would cost more than a short last range
+ * does). Each round's probes go out side by side, in the slots the other cursors will fill; a
+ * backlog 2 years old and 10 days long takes two rounds, 11 probes and 7.
  */
 export async function findBacklogEnd(
   firstDates: FirstDates,
@@ -71,7 +72,19 @@ export async function findBacklogEnd(
     // Objects that became ready while probing can leave no bracket: read up to now, as before.
     if (lo >= hi) return { end: { kind: 'now' }, probes };
     if (hi - lo <= (2 * (hi - first)) / width) break;
-    points = Array.from({ length: width }, (_, i) => lo + Math.floor(((hi - lo) * (i + 1)) / (width + 1)));
+    const count = probesToNarrow(lo, hi, first, width);
+    points = Array.from({ length: count }, (_, i) => lo + Math.floor(((hi - lo) * (i + 1)) / (count + 1)));
   }
   return { end: { kind: 'before', at: hi, seen: lo }, probes };
+}
+
+/**
+ * The fewest evenly spaced probes that leave the bracket [lo, hi] within the stopping width (two
+ * ranges' worth) after one round, wherever in it the end lies: the new bracket is a (count + 1)th
+ * of this one, and the span the ranges cut reaches at least to lo. Probes past that number only
+ * cost requests (an old, dense backlog's second round: 7 instead of 11).
+ */
+export function probesToNarrow(lo: number, hi: number, first: number, width: number): number {
+  const needed = Math.ceil(((hi - lo) * width) / (2 * Math.max(1, lo - first))) - 1;
+  return Math.min(width, Math.max(1, needed));
 }
