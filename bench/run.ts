@@ -80,7 +80,7 @@ try {
 } finally {
   await services.close();
 }
-const referenceAtEnd = measureReferenceWork();
+const referenceWork = { atStart: referenceAtStart, atEnd: measureReferenceWork() };
 
 const report: BenchReport = {
   mode: values.quick ? 'quick' : 'full',
@@ -88,7 +88,7 @@ const report: BenchReport = {
   startedAt: startedAt.toISOString(),
   finishedAt: new Date().toISOString(),
   machine,
-  referenceWork: { atStart: referenceAtStart, atEnd: referenceAtEnd },
+  referenceWork,
   caveat:
     'Figures are noisy where other work shares the machine: the load average at the start is machine.loadAverageAtStart. ' +
     'The CPU-bound rows depend on how fast the machine is: referenceWork times a fixed CPU task at the start and the end of the run.',
@@ -100,6 +100,6 @@ const files = await writeReport(report);
 process.stdout.write(`\n${report.table}\n\n`);
 for (const line of report.missed) process.stdout.write(`- ${line}\n`);
 process.stdout.write(
-  `\n${machineLine(machine)}; ${referenceLine(report.referenceWork)}; ${report.mode} run; written to ${files.join(', ')}\n`,
+  `\n${machineLine(machine)}; ${referenceLine(referenceWork)}; ${report.mode} run; written to ${files.join(', ')}\n`,
 );
 process.exit(results.some((r) => r.verdict === 'error') ? 1 : 0);

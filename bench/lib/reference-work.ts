@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { percentile } from './percentile.ts';
 
 /**
  * A fixed piece of CPU work timed at the start and the end of every benchmark run, so runs on
@@ -90,13 +91,17 @@ export function measureReferenceWork(trials = TRIALS, pages = PAGES_PER_TRIAL): 
   };
   trial();
   const trialsMs = Array.from({ length: trials }, () => Math.round(trial() * 10) / 10);
-  const sorted = [...trialsMs].sort((a, b) => a - b);
-  return { ms: sorted[Math.floor(sorted.length / 2)]!, trialsMs };
+  return { ms: percentile(trialsMs, 50), trialsMs };
+}
+
+/** The reference work timed at both ends of a run. */
+export interface ReferenceWorkAtEnds {
+  atStart: ReferenceWork;
+  atEnd: ReferenceWork;
 }
 
 /** How the README and the run's last line state it. */
-export function referenceLine(work: { atStart: ReferenceWork; atEnd: ReferenceWork } | undefined): string {
-  if (!work) return 'reference work not measured';
+export function referenceLine(work: ReferenceWorkAtEnds): string {
   const one = (w: ReferenceWork) => `${w.ms} ms (${Math.min(...w.trialsMs)}-${Math.max(...w.trialsMs)})`;
   return `reference work ${one(work.atStart)} at the start, ${one(work.atEnd)} at the end (a fixed CPU task, bench/lib/reference-work.ts: median and range of ${work.atStart.trialsMs.length} trials; lower is faster)`;
 }

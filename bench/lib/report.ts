@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Machine } from './machine.ts';
-import type { ReferenceWork } from './reference-work.ts';
+import type { ReferenceWorkAtEnds } from './reference-work.ts';
 import type { ScenarioResult } from './result.ts';
 import { REPO_ROOT } from './spawn-ts.ts';
 
@@ -16,7 +16,7 @@ export interface BenchReport {
    * the last: compares machines, and shows a host that slowed down during the run. Absent in
    * reports written before it was measured.
    */
-  referenceWork?: { atStart: ReferenceWork; atEnd: ReferenceWork };
+  referenceWork?: ReferenceWorkAtEnds;
   caveat: string;
   /** The printed table (Markdown). */
   table: string;
