@@ -2,7 +2,7 @@ import type { ItemPage, PlatformClient, SyncResult } from '../../platform/index.
 import { DuplicateUploadError } from '../../platform/index.ts';
 import { kindSpec, type ObjectKindName } from './kinds.ts';
 import type { PageQuery, ReadPage, SyncPlatform } from './platform-port.ts';
-import { ALL_TIME, type DateRange, dateQuery } from './reading/date-range.ts';
+import { ALL_TIME, dateQuery } from './reading/date-range.ts';
 
 /** A listing's pages as object sync reads them: items, and whether another page follows. */
 async function* readPages(pages: AsyncIterable<ItemPage<unknown>>): AsyncGenerator<ReadPage> {
@@ -10,15 +10,15 @@ async function* readPages(pages: AsyncIterable<ItemPage<unknown>>): AsyncGenerat
 }
 
 /** A kind's ready objects within a date range (the whole list when the kind splits on none). */
-function pagesOf(
-  client: PlatformClient,
-  kind: ObjectKindName,
-  range: DateRange,
-  requestedToSync: boolean,
-): AsyncIterable<ReadPage> {
+function pagesOf(client: PlatformClient, kind: ObjectKindName, query: PageQuery): AsyncIterable<ReadPage> {
   const spec = kindSpec(kind);
-  const dates = spec.splitDate ? dateQuery(range) : {};
-  return readPages(client.objects.ready(spec.list, { requestedToSync, ...dates }).pages());
+  const dates = spec.splitDate ? dateQuery(query.range ?? ALL_TIME) : {};
+  const size = query.pageSize === undefined ? {} : { page_size: query.pageSize };
+  return readPages(
+    client.objects
+      .ready(spec.list, { requestedToSync: query.requestedToSync === true, ...dates, ...size })
+      .pages(),
+  );
 }
 
 /** The platform client seen through the narrow port object sync needs. */
@@ -27,7 +27,7 @@ export function syncPlatformFrom(client: PlatformClient): SyncPlatform {
     prepare: () => client.authenticate(),
 
     readyPages(kind, query: PageQuery = {}) {
-      return pagesOf(client, kind, query.range ?? ALL_TIME, query.requestedToSync === true);
+      return pagesOf(client, kind, query);
     },
 
     async postSyncs(body) {

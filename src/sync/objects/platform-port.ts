@@ -17,6 +17,8 @@ export interface PageQuery {
   range?: DateRange;
   /** Sync-button reads: only rows the customer asked for (docs/platform.md F16). */
   requestedToSync?: boolean;
+  /** Items a page asks for (docs/platform.md F4: 2 to 100); absent: 100, the most. */
+  pageSize?: number;
 }
 
 /**

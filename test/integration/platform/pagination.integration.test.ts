@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformError, UnexpectedResponseError } from '../../../src/platform/errors.ts';
 import type { ItemResult } from '../../../src/platform/parse.ts';
 import type { Transaction } from '../../../src/platform/schemas/objects.ts';
-import { KIND_SPECS } from '../../../src/sync/objects/index.ts';
+import { KIND_SPECS, syncPlatformFrom } from '../../../src/sync/objects/index.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { capturingLogger } from './support/capture-log.ts';
 import { addClient, type Credentials, control, effects, startTestStub, testClient } from './support/stub.ts';
@@ -93,6 +93,23 @@ describe('pagination (docs/platform.md F4)', () => {
     } finally {
       await control(stub, 'PUT', '/__stub/faults', {});
     }
+  });
+
+  it('F4: a probe of the sync port asks for the page size it names (2, the fewest), not 100', async () => {
+    const platform = syncPlatformFrom(client);
+    const before = (await effects(stub)).arrivals.length;
+    const pages = platform.readyPages('transactions', { range: { from: null, to: null }, pageSize: 2 });
+    const iterator = pages[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    await iterator.return?.();
+    expect(first.done).toBe(false);
+    expect(first.value!.items).toHaveLength(2);
+    expect(first.value!.more).toBe(true);
+    const full = await platform.readyPages('transactions')[Symbol.asyncIterator]().next();
+    expect(full.value!.items).toHaveLength(100);
+    expect(
+      (await effects(stub)).arrivals.slice(before).filter((a) => a.route === '/transactions'),
+    ).toHaveLength(2);
   });
 
   it('nothing secret reaches the log', () => {

@@ -56,7 +56,10 @@ export function readKind(
   const requestedToSync = options.requestedToSync === true;
   if (!kindSpec(kind).splitDate || requestedToSync) return platform.readyPages(kind, { requestedToSync });
   return readSplit(
-    { pages: (range) => platform.readyPages(kind, { range }), dateOf: dateOf(kind) },
+    {
+      pages: (range, pageSize) => platform.readyPages(kind, { range, ...(pageSize ? { pageSize } : {}) }),
+      dateOf: dateOf(kind),
+    },
     {
       cursors: Math.max(1, options.slices ?? 1),
       ...(options.board ? { board: options.board } : {}),

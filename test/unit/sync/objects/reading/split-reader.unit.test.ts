@@ -5,6 +5,7 @@ import { contains, type DateRange } from '../../../../../src/sync/objects/readin
 import { MemoryBoard } from '../../../../../src/sync/objects/reading/range-board.ts';
 import {
   chooseCut,
+  PROBE_PAGE_SIZE,
   readSplit,
   type SplitReadStats,
 } from '../../../../../src/sync/objects/reading/split-reader.ts';
@@ -18,9 +19,10 @@ interface Dated {
 }
 
 /**
- * An in-memory list in the platform's manner: pages of 100 following a cursor, filtered by date
- * (inclusive bounds, as `from_date` / `to_date`), listed in the given order. `ignoreDates` plays a
- * platform that does not honour the filter (docs/platform.md F28: an unknown parameter is ignored).
+ * An in-memory list in the platform's manner: pages of 100 (or the page size asked for) following
+ * a cursor, filtered by date (inclusive bounds, as `from_date` / `to_date`), listed in the given
+ * order. `ignoreDates` plays a platform that does not honour the filter (docs/platform.md F28: an
+ * unknown parameter is ignored). `sizes` counts the requests by the page size they asked for.
  */
 function listing(
   objects: Dated[],
@@ -32,22 +34,24 @@ function listing(
     ordered.sort((a, b) => ((a.at * 7919) % 1009) - ((b.at * 7919) % 1009));
   else ordered.sort((a, b) => a.at - b.at);
   let requests = 0;
-  const pages = async function* (range: DateRange): AsyncGenerator<ReadPage> {
+  const sizes = new Map<number, number>();
+  const pages = async function* (range: DateRange, pageSize = 100): AsyncGenerator<ReadPage> {
     const matching = options.ignoreDates ? ordered : ordered.filter((o) => contains(range, o.at));
-    for (let i = 0; ; i += 100) {
+    for (let i = 0; ; i += pageSize) {
       requests++;
+      sizes.set(pageSize, (sizes.get(pageSize) ?? 0) + 1);
       await (options.pageMs ? sleep(options.pageMs) : Promise.resolve());
       const items: ReadItem[] = matching
-        .slice(i, i + 100)
+        .slice(i, i + pageSize)
         .map((o) => ({ ok: true, value: { id: o.id, user_transaction_time: new Date(o.at).toISOString() } }));
-      const more = i + 100 < matching.length;
+      const more = i + pageSize < matching.length;
       yield { items, more };
       if (!more) return;
     }
   };
   const dateOf = (item: ReadItem) =>
     item.ok ? Date.parse((item.value as { user_transaction_time: string }).user_transaction_time) : null;
-  return { source: { pages, dateOf }, requests: () => requests };
+  return { source: { pages, dateOf }, requests: () => requests, sizes };
 }
 
 function spread(count: number, from: number, to: number): Dated[] {
@@ -165,6 +169,9 @@ describe('split reader (docs/platform.md F28: transactions split by from_date / 
     // bracket enough (7 here, not 11) find the end: no third round.
     expect(stats!.probes).toBeLessThanOrEqual(1 + 11 + 7);
     expect(list.requests()).toBeLessThanOrEqual(300 + stats!.cursors + stats!.probes + 1);
+    // F4: every probe asks for the fewest items a page may hold; only the ranges' reads ask for 100.
+    expect(list.sizes.get(PROBE_PAGE_SIZE)).toBe(stats!.probes);
+    expect([...list.sizes.keys()].sort()).toEqual([100, PROBE_PAGE_SIZE].sort());
   });
 
   it('F28: a dense backlog three weeks old, half a year long, is also cut where its objects are', async () => {
@@ -185,6 +192,9 @@ describe('split reader (docs/platform.md F28: transactions split by from_date / 
     expect(stats!.probes).toBe(1);
     expect(stats!.emptyRanges).toBe(0);
     expect(list.requests()).toBeLessThanOrEqual(200 + stats!.cursors + 2);
+    // F4: the probe beside the first page asks for 2 items; the first page itself for 100.
+    expect(list.sizes.get(PROBE_PAGE_SIZE)).toBe(1);
+    expect(PROBE_PAGE_SIZE).toBe(2);
   });
 
   async function lastPagesSignal(order: 'asc' | 'desc', days: number) {
