@@ -193,8 +193,9 @@ describe('split reader (docs/platform.md F28: transactions split by from_date / 
     expect(stats!.emptyRanges).toBe(0);
     expect(list.requests()).toBeLessThanOrEqual(200 + stats!.cursors + 2);
     // F4: the probe beside the first page asks for 2 items; the first page itself for 100.
-    expect(list.sizes.get(PROBE_PAGE_SIZE)).toBe(1);
     expect(PROBE_PAGE_SIZE).toBe(2);
+    expect(list.sizes.get(PROBE_PAGE_SIZE)).toBe(1);
+    expect(list.sizes.get(100)).toBe(list.requests() - 1);
   });
 
   async function lastPagesSignal(order: 'asc' | 'desc', days: number) {
