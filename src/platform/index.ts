@@ -63,6 +63,7 @@ export {
   type TaxRate,
   TaxRateInput,
 } from './schemas/accounting.ts';
+export { PAGE_SIZE_MIN } from './schemas/common.ts';
 export type { Entity } from './schemas/entities.ts';
 export {
   type AmountField,

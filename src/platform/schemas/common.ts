@@ -85,7 +85,7 @@ export type Timestamp = z.infer<typeof Timestamp>;
  * F4: page_size range and default. Query schemas ignore unknown parameters (z.object): F5 is
  * about request bodies.
  */
-const PAGE_SIZE_MIN = 2;
+export const PAGE_SIZE_MIN = 2;
 export const PAGE_SIZE_MAX = 100;
 const PAGE_SIZE_DEFAULT = 20;
 

@@ -1,5 +1,5 @@
 import type { ItemPage, PlatformClient, SyncResult } from '../../platform/index.ts';
-import { DuplicateUploadError } from '../../platform/index.ts';
+import { DuplicateUploadError, PAGE_SIZE_MIN } from '../../platform/index.ts';
 import { kindSpec, type ObjectKindName } from './kinds.ts';
 import type { PageQuery, ReadPage, SyncPlatform } from './platform-port.ts';
 import { ALL_TIME, dateQuery } from './reading/date-range.ts';
@@ -13,7 +13,7 @@ async function* readPages(pages: AsyncIterable<ItemPage<unknown>>): AsyncGenerat
 function pagesOf(client: PlatformClient, kind: ObjectKindName, query: PageQuery): AsyncIterable<ReadPage> {
   const spec = kindSpec(kind);
   const dates = spec.splitDate ? dateQuery(query.range ?? ALL_TIME) : {};
-  const size = query.pageSize === undefined ? {} : { page_size: query.pageSize };
+  const size = query.probe ? { page_size: PAGE_SIZE_MIN } : {};
   return readPages(
     client.objects
       .ready(spec.list, { requestedToSync: query.requestedToSync === true, ...dates, ...size })

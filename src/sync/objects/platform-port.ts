@@ -17,8 +17,11 @@ export interface PageQuery {
   range?: DateRange;
   /** Sync-button reads: only rows the customer asked for (docs/platform.md F16). */
   requestedToSync?: boolean;
-  /** Items a page asks for (docs/platform.md F4: 2 to 100); absent: 100, the most. */
-  pageSize?: number;
+  /**
+   * A probe: only the first objects' dates are wanted, so the page asks for the fewest items a
+   * page may hold (docs/platform.md F4) instead of the most.
+   */
+  probe?: boolean;
 }
 
 /**

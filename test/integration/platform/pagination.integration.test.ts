@@ -95,10 +95,10 @@ describe('pagination (docs/platform.md F4)', () => {
     }
   });
 
-  it('F4: a probe of the sync port asks for the page size it names (2, the fewest), not 100', async () => {
+  it('F4: a probe of the sync port asks for the fewest items a page may hold (2), not 100', async () => {
     const platform = syncPlatformFrom(client);
     const before = (await effects(stub)).arrivals.length;
-    const pages = platform.readyPages('transactions', { range: { from: null, to: null }, pageSize: 2 });
+    const pages = platform.readyPages('transactions', { range: { from: null, to: null }, probe: true });
     const iterator = pages[Symbol.asyncIterator]();
     const first = await iterator.next();
     await iterator.return?.();

@@ -57,7 +57,7 @@ export function readKind(
   if (!kindSpec(kind).splitDate || requestedToSync) return platform.readyPages(kind, { requestedToSync });
   return readSplit(
     {
-      pages: (range, pageSize) => platform.readyPages(kind, { range, ...(pageSize ? { pageSize } : {}) }),
+      pages: (range, options) => platform.readyPages(kind, { range, ...options }),
       dateOf: dateOf(kind),
     },
     {

@@ -9,10 +9,10 @@ import { boundAfterCut, type HeldRange, MemoryBoard, type RangeBoard, type Range
 /** What the split reader needs: pages of a date range, and the date the range filters on. */
 export interface DatedSource {
   /**
-   * Ready objects whose date lies in `range`, page after page (following page.next); `pageSize`
-   * items a page when given, else as many as a page holds.
+   * Ready objects whose date lies in `range`, page after page (following page.next); a probe's
+   * page holds the fewest items a page may hold, any other page the most.
    */
-  pages(range: DateRange, pageSize?: number): AsyncIterable<ReadPage>;
+  pages(range: DateRange, options?: { probe?: boolean }): AsyncIterable<ReadPage>;
   /** The date `from_date` / `to_date` filter on, in ms; null when the item has none. */
   dateOf(item: ReadItem): number | null;
 }
@@ -88,13 +88,6 @@ interface Pulled {
 
 const DAY_MS = 86_400_000;
 const DEFAULT_MIN_SPLIT_ITEMS = 300;
-/**
- * Items a probe asks for: the fewest a page may hold (docs/platform.md F4: page_size 2 to 100). A
- * probe needs only whether anything is dated in its range and from when, and its items are not
- * kept; a full page of the live shape is about 300 KB that the platform builds and sends and the
- * reader parses, only to throw away, while the first cursors wait for the plan.
- */
-export const PROBE_PAGE_SIZE = 2;
 /** What the open cursors may have left, at most, when the reading counts as down to its last pages. */
 const LAST_PAGES_ITEMS = 2000;
 /**
@@ -374,9 +367,14 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
     await board.plan(order, pieces);
   };
 
-  /** The dates on the first page of `range`: one request, for the fewest items a page may hold. */
+  /**
+   * The dates on the first page of `range`: one request, a probe. It needs only whether anything
+   * is dated in the range and from when, and its items are not kept: a full page of the live shape
+   * is about 300 KB that the platform builds and sends and the reader parses, only to throw away,
+   * while the first cursors wait for the plan.
+   */
   const firstDates = async (range: DateRange): Promise<number[]> => {
-    const pages = source.pages(range, PROBE_PAGE_SIZE)[Symbol.asyncIterator]();
+    const pages = source.pages(range, { probe: true })[Symbol.asyncIterator]();
     try {
       const first = await pages.next();
       return first.done ? [] : datesOf(source, first.value.items);

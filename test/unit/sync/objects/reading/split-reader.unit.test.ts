@@ -1,17 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { PAGE_SIZE_MIN } from '../../../../../src/platform/index.ts';
 import type { ReadItem, ReadPage } from '../../../../../src/sync/objects/platform-port.ts';
 import { contains, type DateRange } from '../../../../../src/sync/objects/reading/date-range.ts';
 import { MemoryBoard } from '../../../../../src/sync/objects/reading/range-board.ts';
 import {
   chooseCut,
-  PROBE_PAGE_SIZE,
   readSplit,
   type SplitReadStats,
 } from '../../../../../src/sync/objects/reading/split-reader.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 23);
+const PROBE_PAGE_SIZE = PAGE_SIZE_MIN;
 
 interface Dated {
   id: string;
@@ -19,10 +20,11 @@ interface Dated {
 }
 
 /**
- * An in-memory list in the platform's manner: pages of 100 (or the page size asked for) following
- * a cursor, filtered by date (inclusive bounds, as `from_date` / `to_date`), listed in the given
- * order. `ignoreDates` plays a platform that does not honour the filter (docs/platform.md F28: an
- * unknown parameter is ignored). `sizes` counts the requests by the page size they asked for.
+ * An in-memory list in the platform's manner: pages of 100 (a probe's: PROBE_PAGE_SIZE, the fewest
+ * docs/platform.md F4 allows) following a cursor, filtered by date (inclusive bounds, as
+ * `from_date` / `to_date`), listed in the given order. `ignoreDates` plays a platform that does
+ * not honour the filter (docs/platform.md F28: an unknown parameter is ignored). `sizes` counts
+ * the requests by the page size they asked for.
  */
 function listing(
   objects: Dated[],
@@ -35,7 +37,11 @@ function listing(
   else ordered.sort((a, b) => a.at - b.at);
   let requests = 0;
   const sizes = new Map<number, number>();
-  const pages = async function* (range: DateRange, pageSize = 100): AsyncGenerator<ReadPage> {
+  const pages = async function* (
+    range: DateRange,
+    asked: { probe?: boolean } = {},
+  ): AsyncGenerator<ReadPage> {
+    const pageSize = asked.probe ? PROBE_PAGE_SIZE : 100;
     const matching = options.ignoreDates ? ordered : ordered.filter((o) => contains(range, o.at));
     for (let i = 0; ; i += pageSize) {
       requests++;
