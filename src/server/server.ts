@@ -80,7 +80,7 @@ export function buildServer(deps: ServerDeps, host?: string): FastifyInstance {
       connectionsCheckingInterval: t.checkEveryMs,
     },
   });
-  void app.register(healthRoutes({ sql: deps.sql, redis: deps.redis }));
+  void app.register(healthRoutes({ sql: deps.sql, redis: deps.redis, queues: deps.queues }));
   void app.register(
     webhookRoute({
       ...deps,

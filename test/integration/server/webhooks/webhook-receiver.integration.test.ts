@@ -228,4 +228,41 @@ describe('webhook receiver', () => {
     const ready = await fetch(`${server.url}/readyz`);
     expect(await ready.json()).toEqual({ postgres: 'ok', redis: 'ok' });
   });
+
+  it('/readyz says Redis is unreachable while one queue has not reconnected, though the shared client answers', async () => {
+    const own = createQueues({ redisUrl: redis.url, prefix: `${redis.prefix}-ready` });
+    const shared = redis.connect();
+    const probe = await startServer(
+      {
+        sql: world.db.sql,
+        redis: shared,
+        queues: own,
+        connectionId: world.connectionId,
+        log: silentLogger,
+        secrets: webhookSecrets(world.db.sql),
+      },
+      { host: '127.0.0.1', port: 0 },
+    );
+    try {
+      const readyz = async () => {
+        const answer = await fetch(`${probe.url}/readyz`);
+        return { status: answer.status, body: await answer.json() };
+      };
+      await own.objectSync.waitUntilReady();
+      expect(await readyz()).toEqual({ status: 200, body: { postgres: 'ok', redis: 'ok' } });
+      // The objectSync queue's own connection drops; the shared client still answers PING.
+      const client = (await own.objectSync.getBackend().client) as unknown as {
+        disconnect(): void;
+        connect(): Promise<void>;
+      };
+      client.disconnect();
+      expect(await shared.ping()).toBe('PONG');
+      expect(await readyz()).toEqual({ status: 503, body: { postgres: 'ok', redis: 'unreachable' } });
+      await client.connect();
+      expect(await readyz()).toEqual({ status: 200, body: { postgres: 'ok', redis: 'ok' } });
+    } finally {
+      await probe.close();
+      await own.close();
+    }
+  });
 });

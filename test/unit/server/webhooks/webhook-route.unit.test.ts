@@ -15,7 +15,7 @@ const fakeSql = ((_strings: TemplateStringsArray, ...values: unknown[]) => {
   stored.push(values);
   return Promise.resolve({ count: 1 });
 }) as unknown as Sql;
-const noQueues = {} as Queues;
+const noQueues = { all: () => [] } as unknown as Queues;
 
 function server(overrides: Partial<ServerDeps> = {}) {
   return buildServer({
