@@ -28,6 +28,11 @@ export function hashInts(...parts: number[]): number {
   return h;
 }
 
+/** Eight hex digits of a number in [0, 2^32). */
+function hex(n: number): string {
+  return Math.floor(n).toString(16).padStart(8, '0');
+}
+
 /** mulberry32: small, fast, good enough for test data and fault dice. */
 export class Rng {
   private state: number;
@@ -61,7 +66,6 @@ export class Rng {
 
   /** A uuid-shaped id drawn from this generator (deterministic). */
   uuid(): string {
-    const hex = (n: number) => Math.floor(n).toString(16).padStart(8, '0');
     const a = hex(this.next() * 2 ** 32);
     const b = hex(this.next() * 2 ** 32);
     const c = hex(this.next() * 2 ** 32);
