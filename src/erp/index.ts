@@ -12,6 +12,7 @@ import { validatingAdapter } from './validating-adapter.ts';
 export type { ErpAdapter } from './adapter.ts';
 export * from './chart.ts';
 export * from './errors.ts';
+export * from './parsed-write.ts';
 export * from './types.ts';
 
 /** The built-in ERP: a schema of the worker's own Postgres (or another pool's). */

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { issuesText } from '../../zod-issues.ts';
 import { integratorReference, needsIntegrator } from '../errors.ts';
 import { KIND_LABEL } from '../labels.ts';
-import { ErpWrite, ObjectKind, type WriteResult } from '../types.ts';
+import { parseErpWrite } from '../parsed-write.ts';
+import { type ErpWrite, ObjectKind, type WriteResult } from '../types.ts';
 
 /**
  * What every adapter's postMany does around its own writes: read each item (a bad one becomes
@@ -52,7 +53,7 @@ export function readBatch(raw: readonly unknown[]): ReadBatch {
   const repeats: ReadBatch['repeats'] = [];
   const unique: Indexed[] = [];
   raw.forEach((candidate, index) => {
-    const parsed = ErpWrite.safeParse(candidate);
+    const parsed = parseErpWrite(candidate);
     if (!parsed.success) {
       out[index] = invalidInput(candidate, parsed.error);
       return;

@@ -1,5 +1,5 @@
 import type { ErpWrite } from '../../erp/index.ts';
-import { ErpWrite as ErpWriteSchema, integratorReference, needsIntegrator } from '../../erp/index.ts';
+import { integratorReference, needsIntegrator, parseErpWrite } from '../../erp/index.ts';
 import type { SyncType } from '../../platform/index.ts';
 import { issuesText } from '../../zod-issues.ts';
 import { freeText, MappingProblem } from '../map/index.ts';
@@ -82,10 +82,10 @@ export function planPage(
     if (steps.length === 0) plan.nothingToSync++;
     for (const step of steps) {
       try {
-        const write = step.build();
-        const checked = ErpWriteSchema.safeParse(write);
+        const checked = parseErpWrite(step.build());
         if (!checked.success) throw new Error(issuesText(checked.error));
-        plan.items.push({ objectId: object.id, syncType: step.syncType, write });
+        // The parsed write goes on: the adapter's own read of it (core/batch.ts) then trusts it.
+        plan.items.push({ objectId: object.id, syncType: step.syncType, write: checked.data });
       } catch (error) {
         plan.items.push({
           objectId: object.id,
