@@ -31,16 +31,30 @@ export interface ReportContext {
   lease?: Partial<LeaseTiming>;
 }
 
+/**
+ * Posts a frozen batch and starts its acknowledgement, which the caller awaits: the next batch of
+ * the same sync type is posted meanwhile (see sendFrozen). A failed post or acknowledgement is
+ * noted on the batch, which stays FROZEN and is sent again as frozen.
+ */
 async function send(
   context: ReportContext,
   batch: FrozenBatch,
   owner: string,
   counts: ReportCounts,
-): Promise<void> {
-  try {
-    const outcome = await context.platform.postSyncs(batch.body);
+): Promise<{ acknowledged: Promise<void> }> {
+  const failed = async (error: unknown): Promise<never> => {
+    await noteBatchFailure(
+      context.sql,
+      batch.id,
+      error instanceof Error ? error.message : String(error),
+      owner,
+    );
+    throw error;
+  };
+  const outcome = await context.platform.postSyncs(batch.body).catch(failed);
+  const acknowledged = (async () => {
     const response = outcome.kind === 'acknowledged' ? outcome.response : null;
-    await ackBatch(context.sql, batch.id, { syncId: response?.sync_id ?? null, response });
+    await ackBatch(context.sql, batch.id, { syncId: response?.sync_id ?? null, response }).catch(failed);
     counts.batches++;
     counts.items += batch.itemCount;
     const rejected = response?.results.filter((r) => r.status === 'REJECTED') ?? [];
@@ -51,15 +65,9 @@ async function send(
         `${rejected.length} results rejected by the platform (already synced elsewhere, or not ready)`,
       );
     }
-  } catch (error) {
-    await noteBatchFailure(
-      context.sql,
-      batch.id,
-      error instanceof Error ? error.message : String(error),
-      owner,
-    );
-    throw error;
-  }
+  })();
+  acknowledged.catch(() => undefined); // awaited by sendFrozen; never unhandled meanwhile
+  return { acknowledged };
 }
 
 /**
@@ -75,11 +83,20 @@ async function sendOnce(
   batch: FrozenBatch,
   whenLeased: WhenLeased,
   counts: ReportCounts,
-): Promise<'sent' | 'acknowledged' | 'skipped'> {
+): Promise<{ outcome: 'sent' | 'acknowledged' | 'skipped'; acknowledged: Promise<void> | null }> {
   const timing = { ...DEFAULT_LEASE_TIMING, ...context.lease };
-  return sendUnderLease(context.sql, batch.id, { timing, whenLeased }, (owner) =>
-    send(context, batch, owner, counts),
-  );
+  let acknowledged: Promise<void> | null = null;
+  const outcome = await sendUnderLease(context.sql, batch.id, { timing, whenLeased }, async (owner) => {
+    acknowledged = (await send(context, batch, owner, counts)).acknowledged;
+  });
+  return { outcome, acknowledged };
+}
+
+/** Waits for every acknowledgement started; the first that failed is thrown once all are done. */
+async function settle(acknowledgements: Promise<void>[]): Promise<void> {
+  const results = await Promise.allSettled(acknowledgements.splice(0));
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**
@@ -111,13 +128,26 @@ export async function sendFrozen(
     .sort((a, b) => rank(a) - rank(b) || Number(a.id) - Number(b.id));
   // G23: a later sync type is never sent while an earlier type's batch is unacknowledged. A failed
   // send throws and ends the loop; a batch left to its holder ends the sending of later types too
-  // (they stay frozen for the next run), while more batches of its own type still go.
+  // (they stay frozen for the next run), while more batches of its own type still go. Within one
+  // type a batch is posted once the one before it is answered, while that one's acknowledgement
+  // (an UPDATE of up to 5,000 ledger rows) runs: the end of a run waited for each in turn.
   let skippedRank: number | null = null;
-  for (const batch of ordered) {
-    if (skippedRank !== null && rank(batch) > skippedRank) break;
-    const outcome = await sendOnce(context, batch, filter.whenLeased ?? 'wait', counts);
-    if (outcome === 'skipped') skippedRank ??= rank(batch);
+  let sendingRank: number | null = null;
+  const acknowledgements: Promise<void>[] = [];
+  try {
+    for (const batch of ordered) {
+      if (skippedRank !== null && rank(batch) > skippedRank) break;
+      if (sendingRank !== null && rank(batch) !== sendingRank) await settle(acknowledgements);
+      sendingRank = rank(batch);
+      const sent = await sendOnce(context, batch, filter.whenLeased ?? 'wait', counts);
+      if (sent.acknowledged) acknowledgements.push(sent.acknowledged);
+      if (sent.outcome === 'skipped') skippedRank ??= rank(batch);
+    }
+  } catch (error) {
+    await Promise.allSettled(acknowledgements);
+    throw error;
   }
+  await settle(acknowledgements);
   return counts;
 }
 

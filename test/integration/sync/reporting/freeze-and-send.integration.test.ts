@@ -10,6 +10,7 @@ import {
 import { lockUnbatchedOutcomes } from '../../../../src/sync/reporting/ledger-batches.ts';
 import { claimRows, recordOutcomes } from '../../../../src/sync/sync-ledger/index.ts';
 import { useTestDatabase } from '../../../support/db.ts';
+import { waitFor } from '../../support.ts';
 
 const db = useTestDatabase();
 
@@ -175,6 +176,61 @@ describe('freezing and sending result batches', () => {
       [null, 200],
       ['sr-1', 30],
     ]);
+  });
+
+  /** Holds a row of a batch's ledger rows, so acknowledging that batch waits until `release`. */
+  async function holdAcknowledgement(batchId: string) {
+    const holder = await db.sql.reserve();
+    await holder`begin`;
+    await holder`select 1 from sync_ledger where batch_id = ${batchId} limit 1 for update`;
+    return async () => {
+      await holder`rollback`;
+      holder.release();
+    };
+  }
+
+  const batchState = async (id: string) =>
+    (await db.sql<{ state: string }[]>`select state from result_batches where id = ${id}`)[0]?.state;
+
+  it('F14: within one sync type, the next batch is posted while the one before it is acknowledged', async () => {
+    const { posts, context } = reportingTo('c-overlap');
+    await gather('c-overlap', 'TRANSACTION_SYNC', 7000);
+    const scope = { connectionId: 'c-overlap', syncType: 'TRANSACTION_SYNC', max: 5000 };
+    const first = (await freezeBatch(db.sql, scope))!;
+    const second = (await freezeBatch(db.sql, scope))!;
+    const release = await holdAcknowledgement(first.id);
+    let sending: Promise<unknown> | undefined;
+    try {
+      sending = sendFrozen(context, { syncTypes: ['TRANSACTION_SYNC'] });
+      await waitFor(() => posts.length === 2, { what: 'the second post', timeoutMs: 10_000 });
+      // The first was answered and is still being acknowledged when the second goes.
+      expect(await batchState(first.id)).toBe('FROZEN');
+    } finally {
+      await release();
+    }
+    expect(await sending).toEqual({ batches: 2, items: 7000, rejected: 0 });
+    expect(posts.map((p) => p.idempotency_key)).toEqual([first.idempotencyKey, second.idempotencyKey]);
+    expect([await batchState(first.id), await batchState(second.id)]).toEqual(['ACKED', 'ACKED']);
+  });
+
+  it('G23: a bill payment batch is not posted until the bills batch before it is acknowledged', async () => {
+    const { posts, context } = reportingTo('c-g23');
+    await gather('c-g23', 'BILL_SYNC', 10);
+    await gather('c-g23', 'BILL_PAYMENT_SYNC', 10);
+    const bills = (await freezeBatch(db.sql, { connectionId: 'c-g23', syncType: 'BILL_SYNC' }))!;
+    await freezeBatch(db.sql, { connectionId: 'c-g23', syncType: 'BILL_PAYMENT_SYNC' });
+    const release = await holdAcknowledgement(bills.id);
+    let sending: Promise<unknown> | undefined;
+    try {
+      sending = sendFrozen(context, { syncTypes: ['BILL_SYNC', 'BILL_PAYMENT_SYNC'] });
+      await waitFor(() => posts.length === 1, { what: 'the bills post', timeoutMs: 10_000 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(posts.map((p) => p.sync_type)).toEqual(['BILL_SYNC']);
+    } finally {
+      await release();
+    }
+    await sending;
+    expect(posts.map((p) => p.sync_type)).toEqual(['BILL_SYNC', 'BILL_PAYMENT_SYNC']);
   });
 
   it('decision table: when payments are due, waiting bills are flushed and sent before them', async () => {
