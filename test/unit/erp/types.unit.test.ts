@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readBatch } from '../../../src/erp/core/batch.ts';
+import { parseErpWrite } from '../../../src/erp/parsed-write.ts';
 import { BillInput, CardTransactionInput, ErpWrite, VendorInput } from '../../../src/erp/types.ts';
 
 const card = {
@@ -57,5 +59,35 @@ describe('input schemas', () => {
     expect(ErpWrite.parse(card).kind).toBe('card_transaction');
     expect(ErpWrite.parse({ kind: 'vendor', objectId: 'o1', name: 'Acme' }).kind).toBe('vendor');
     expect(VendorInput.safeParse({ kind: 'vendor', objectId: 'o1', name: '  ' }).success).toBe(false);
+  });
+});
+
+describe('a write is read once in a process (parsed-write.ts)', () => {
+  it('the value the schema returned is trusted as it is; the value it was given is read again', () => {
+    const first = parseErpWrite(card);
+    expect(first.success).toBe(true);
+    expect(first.data).not.toBe(card);
+    expect(parseErpWrite(first.data).data).toBe(first.data);
+    // The input itself is never marked: reading it again gives a new value.
+    const again = parseErpWrite(card);
+    expect(again.data).not.toBe(card);
+    expect(again.data).not.toBe(first.data);
+  });
+
+  it('a refused write is never marked: each read refuses it with its issues', () => {
+    const bad = { ...card, totalMinor: 999 };
+    for (let i = 0; i < 2; i++) {
+      const result = parseErpWrite(bad);
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.message).toBe('line amounts must sum to totalMinor');
+    }
+  });
+
+  it("an adapter's batch trusts a write read here and still refuses an unread bad one beside it", () => {
+    const read = parseErpWrite(card).data!;
+    const batch = readBatch([read, { ...card, objectId: 'txn-2', totalMinor: 999 }]);
+    expect(batch.unique.map((u) => u.input)).toEqual([read]);
+    expect(batch.unique[0]!.input).toBe(read);
+    expect(batch.out[1]).toMatchObject({ ok: false, objectId: 'txn-2', error: { code: 'INVALID_INPUT' } });
   });
 });
