@@ -12,8 +12,9 @@ export interface HealthDeps {
   redis: Pick<Redis, 'ping'>;
   /**
    * The queues webhooks and schedules add jobs through. Each reconnects on its own after a Redis
-   * outage, so Redis is ready only when every one of them answers too: a /readyz that pinged the
-   * shared client alone said ready while an add still failed (503 to a redelivered webhook).
+   * outage, so Redis is ready only when every queue's connection is ready too: a /readyz that
+   * pinged the shared client alone said ready while an add still failed (503 to a redelivered
+   * webhook).
    */
   queues?: { all(): readonly QueueClient[] };
   /** Each dependency must answer within this for /readyz to say ready. */

@@ -73,8 +73,8 @@ async function claimLease(sql: Sql, batchId: string, owner: string, leaseMs: num
  * Sends a frozen batch under a lease on its row. `send` runs with no transaction open and no lock
  * held, and must see the batch acknowledged (ackBatch clears the lease) or its failure noted with
  * its owner (noteBatchFailure releases it); the acknowledgement may still run when it returns
- * (report-results.ts awaits it), the lease covering it until then. A batch acknowledged meanwhile is not
- * sent. A batch another sender holds is waited for (`wait`: until it is acknowledged, or its lease
+ * (report-results.ts awaits it), the lease covering it until then. A batch acknowledged
+ * meanwhile is not sent. A batch another sender holds is waited for (`wait`: until it is acknowledged, or its lease
  * lapses and this sender takes it over, at most `maxWaitMs`, then BatchStillLeasedError) or left
  * to its holder (`skip`).
  *

@@ -32,19 +32,24 @@ let secret: string;
 
 const hash = (text: string) => createHash('sha256').update(text).digest('hex');
 
-beforeAll(async () => {
-  queues = createQueues({ redisUrl: redis.url, prefix: redis.prefix });
-  server = await startServer(
+/** The worker's HTTP side over the test world, adding jobs through `through`. */
+function serve(through: Queues, shared = redis.connect()): Promise<RunningServer> {
+  return startServer(
     {
       sql: world.db.sql,
-      redis: redis.connect(),
-      queues,
+      redis: shared,
+      queues: through,
       connectionId: world.connectionId,
       log: silentLogger,
       secrets: webhookSecrets(world.db.sql),
     },
     { host: '127.0.0.1', port: 0 },
   );
+}
+
+beforeAll(async () => {
+  queues = createQueues({ redisUrl: redis.url, prefix: redis.prefix });
+  server = await serve(queues);
   endpoint = `${server.url}/webhooks`;
   await world.seed({ seed: 5, transactions: 40, reimbursements: 5, bills: 30 });
 });
@@ -232,17 +237,7 @@ describe('webhook receiver', () => {
   it('/readyz says Redis is unreachable while one queue has not reconnected, though the shared client answers', async () => {
     const own = createQueues({ redisUrl: redis.url, prefix: `${redis.prefix}-ready` });
     const shared = redis.connect();
-    const probe = await startServer(
-      {
-        sql: world.db.sql,
-        redis: shared,
-        queues: own,
-        connectionId: world.connectionId,
-        log: silentLogger,
-        secrets: webhookSecrets(world.db.sql),
-      },
-      { host: '127.0.0.1', port: 0 },
-    );
+    const probe = await serve(own, shared);
     try {
       const readyz = async () => {
         const answer = await fetch(`${probe.url}/readyz`);
