@@ -103,6 +103,16 @@ export function ratioOf(
   return round(ceilingMsOf(objects, rule, fewestRequests) / Math.max(1, wallMs), 3);
 }
 
+/** How many permits the answers dated earlier than the pad (src/platform/rate-limiter.ts), and by how much. */
+function answerDating(run: BulkSyncResult): string {
+  const stats = (
+    run.limiter as { limiter?: { permitsGranted?: number; answerDated?: number; answerDatedMs?: number } }
+  )?.limiter;
+  const dated = stats?.answerDated ?? 0;
+  if (!stats || dated === 0) return 'none here';
+  return `${dated} of ${stats.permitsGranted ?? '?'}, ${round((stats.answerDatedMs ?? 0) / dated)} ms earlier on average`;
+}
+
 /** The ceiling: the fewest requests at the rule's average rate. */
 function ceilingMsOf(
   objects: number,
@@ -203,7 +213,7 @@ export function windowLine(p: ThroughputParams, run: BulkSyncResult): string {
   const s = (ms: number) => round(ms / 1000, 2);
   return (
     `requests admitted per ${p.rule.rateWindowMs / 1000} s window from the first: ${run.arrivalsPerWindow.join(', ')} ` +
-    `(the client's limiter allows ${p.rule.rateMax - (p.limiter?.margin ?? 4)} per window plus pad)` +
+    `(the client's limiter allows ${p.rule.rateMax - (p.limiter?.margin ?? 4)} per window plus the pad, or plus the round trip once answered)` +
     (last && run.arrivalsPerWindow.length > 1
       ? `; the last window's ${last.requests} requests began ${s(last.openedAtMs)} s into the run and it ended ` +
         `${s(last.lastedMs)} s later (a ratio of ${TARGET_RATIO} needed the end by ${s(needed)} s)`
@@ -250,7 +260,8 @@ export function judge(
   const notes = [
     ...extraNotes,
     `the client's limiter admits ${clientRule.max} per ${clientRule.windowMs} ms (margin ${limiter.margin}, pad ${limiter.windowPadMs} ms): ` +
-      `at its average rate ${round(clientCeiling / 1000, 2)} s for the fewest requests, a ratio of ${round(ceilingMs / clientCeiling, 3)}; the sliding window's first burst can beat that`,
+      `at its average rate ${round(clientCeiling / 1000, 2)} s for the fewest requests, a ratio of ${round(ceilingMs / clientCeiling, 3)}; ` +
+      `the sliding window's first burst, and permits dated by their answers (${answerDating(run)}), can beat that`,
     ...describeTime(run),
   ];
   const slowest = ratio < TARGET_RATIO;

@@ -26,7 +26,11 @@ export interface AttemptResponse {
 
 /** Outcome of one attempt: a response, or no response (and whether the request may have left). */
 export type AttemptOutcome =
-  | { kind: 'response'; response: AttemptResponse }
+  /**
+   * answeredAt: performance.now() when the answer's head arrived. The platform counted the
+   * request (F3) before it answered, so this bounds when it arrived (rate-limiter.ts).
+   */
+  | { kind: 'response'; response: AttemptResponse; answeredAt: number }
   | { kind: 'network'; reason: string; cause: string; maybeSent: boolean };
 
 /** Error codes of a connection that never carried the request: retrying cannot double an effect. */
@@ -67,9 +71,11 @@ export async function attempt(request: AttemptRequest): Promise<AttemptOutcome> 
       signal,
       redirect: 'manual',
     });
+    const answeredAt = performance.now();
     const text = await res.text();
     return {
       kind: 'response',
+      answeredAt,
       response: {
         status: res.status,
         body: parseJson(text),

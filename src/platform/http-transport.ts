@@ -138,10 +138,11 @@ export class HttpTransport {
       const token = credential.kind === 'bearer' ? (renewed ?? (await credential.tokens.get())) : null;
       renewed = null;
       const waitStart = performance.now();
-      await this.options.limiter.acquire();
+      const permit = await this.options.limiter.acquire();
       const sentAt = performance.now();
       run.attempts++;
       const outcome = await attempt(this.attemptRequest(prepared, credential, token));
+      if (outcome.kind === 'response') permit.answered(outcome.answeredAt);
       this.notify(prepared, outcome, sentAt - waitStart, performance.now() - sentAt);
       if (outcome.kind === 'response') {
         const { response } = outcome;

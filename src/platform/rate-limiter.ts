@@ -17,7 +17,10 @@ export interface RateLimiterOptions {
    * a slow socket) still cannot make the platform see max + 1 arrivals in one window.
    */
   margin: number;
-  /** Added to the window: the spread in network delay between two requests. */
+  /**
+   * Added to the window: the spread in network delay between two requests. Once a request is
+   * answered, the answer bounds its arrival instead (dateByAnswer).
+   */
   windowPadMs: number;
   /**
    * Lateness the pad absorbs: a permit used more than this many ms after it fell due (a stalled
@@ -25,6 +28,13 @@ export interface RateLimiterOptions {
    * the window after it wait for the request's real departure less this much. Unset: never moved.
    */
   lateAfterMs?: number;
+  /**
+   * Date a permit by its request's answer (default true): the platform counts a request before it
+   * answers it, so once the answer is in, the entry is moved back to when the answer came, less
+   * the pad, when that is earlier than its grant. The pad then covers only requests still on
+   * their way (see `dateByAnswer`).
+   */
+  dateByAnswer?: boolean;
   /**
    * Smallest gap between two permits of one egress, in ms. Without it a sliding log grants a
    * whole window's permits at once and then repeats that burst every window; a burst queues up
@@ -76,6 +86,16 @@ export interface RateLimiterStats {
   latePermits: number;
   /** How late those permits were used, summed. */
   lateMs: number;
+  /** Permits moved earlier once their request was answered. */
+  answerDated: number;
+  /** How much earlier, summed. */
+  answerDatedMs: number;
+}
+
+/** A permit its request holds: told when the platform answered, so the log can date it by that. */
+export interface Permit {
+  /** performance.now() when the answer's head arrived. */
+  answered(atMs: number): void;
 }
 
 /** A permit as this process holds it until its request leaves. */
@@ -87,6 +107,8 @@ interface Grant {
   dueInMs: number;
   /** performance.now() when the permit was asked for: the earliest the reply can date from. */
   askedAt: number;
+  /** Its score in the log now (dueAt, or later once moved as late). */
+  score: number;
 }
 
 /** How long a waiter's registration outlives the wait it was made for (a late timer, a dead process). */
@@ -162,6 +184,8 @@ export class RedisRateLimiter {
     priorityWaitMs: 0,
     latePermits: 0,
     lateMs: 0,
+    answerDated: 0,
+    answerDatedMs: 0,
   };
 
   constructor(
@@ -202,7 +226,7 @@ export class RedisRateLimiter {
    * The lane's next caller asks Redis as soon as this one holds its slot, even one granted a
    * little ahead (see ACQUIRE_PERMIT) that this caller still waits for.
    */
-  async acquire(): Promise<void> {
+  async acquire(): Promise<Permit> {
     const lane = this.lanes[currentLane()];
     // A caller held to a share of the window (window-share.ts) waits for its share first.
     const share = lane.lane === 'bulk' ? currentWindowShare() : undefined;
@@ -217,6 +241,36 @@ export class RedisRateLimiter {
     if (grant.dueInMs > 0) await sleep(grant.dueInMs, this.closing.signal);
     this.redateIfLate(grant, lane.lane);
     meter?.granted();
+    const laneName = lane.lane;
+    return { answered: (atMs) => this.dateByAnswer(grant, laneName, atMs) };
+  }
+
+  /**
+   * The pad stands for what the log cannot see: when the request reached the platform. Its answer
+   * shows that: the platform counted the request before answering it, so it arrived no later than
+   * the script's run (after askedAt, at dueAt - dueInMs in Redis's clock) plus the time from the
+   * ask to the answer, all measured on this process's monotonic clock. Scored that, less the pad
+   * the check adds, the entry leaves the window exactly a window after that bound, which on a
+   * round trip shorter than the pad is earlier than its grant's. Only ever earlier: a slow answer
+   * says nothing the pad did not already cover, and the pad stays for requests still on their
+   * way. One more unawaited write, after the request's own. (docs/decisions.md, "A permit is
+   * dated by its answer".)
+   */
+  private dateByAnswer(grant: Grant, lane: Lane, answeredAt: number): void {
+    if (this.options.dateByAnswer === false || this.closing.signal.aborted) return;
+    // +1: Redis's clock is read in whole ms, floored.
+    const arrivedBy = grant.dueAt - grant.dueInMs + Math.ceil(answeredAt - grant.askedAt) + 1;
+    const score = arrivedBy - this.options.windowPadMs;
+    if (score >= grant.score) return;
+    this.counters.answerDated++;
+    this.counters.answerDatedMs += grant.score - score;
+    grant.score = score;
+    // XX: an entry the window already dropped stays dropped.
+    const batch = this.redis.multi().zadd(this.logKey, 'XX', score, grant.member);
+    if (lane === 'priority') batch.zadd(this.priorityLogKey, 'XX', score, grant.member);
+    batch.exec().catch((error: unknown) => {
+      this.log.warn({ err: error }, 'could not date a rate-limit permit by its answer');
+    });
   }
 
   /**
@@ -238,6 +292,7 @@ export class RedisRateLimiter {
     this.counters.latePermits++;
     this.counters.lateMs += lateMs;
     const movedTo = grant.dueAt + lateMs - after;
+    grant.score = movedTo;
     // The key lives as long as the script would keep it after its newest entry.
     const ttlMs = this.paddedWindowMs + LOG_OUTLIVES_WINDOW_MS;
     const batch = this.redis.multi().zadd(this.logKey, movedTo, grant.member).pexpire(this.logKey, ttlMs);
@@ -285,7 +340,13 @@ export class RedisRateLimiter {
       const askedAt = performance.now();
       const answer = await this.tryOnce(lane);
       if (answer.granted) {
-        grant = { member: answer.member, dueAt: answer.dueAt, dueInMs: answer.ms, askedAt };
+        grant = {
+          member: answer.member,
+          dueAt: answer.dueAt,
+          dueInMs: answer.ms,
+          askedAt,
+          score: answer.dueAt,
+        };
         break;
       }
       waited = true;
