@@ -103,14 +103,23 @@ export function ratioOf(
   return round(ceilingMsOf(objects, rule, fewestRequests) / Math.max(1, wallMs), 3);
 }
 
-/** How many permits the answers dated earlier than the pad (src/platform/rate-limiter.ts), and by how much. */
+/** How many permits their answers moved earlier and later (src/platform/rate-limiter.ts), and by how much. */
 function answerDating(run: BulkSyncResult): string {
-  const stats = (
-    run.limiter as { limiter?: { permitsGranted?: number; answerDated?: number; answerDatedMs?: number } }
-  )?.limiter;
-  const dated = stats?.answerDated ?? 0;
-  if (!stats || dated === 0) return 'none here';
-  return `${dated} of ${stats.permitsGranted ?? '?'}, ${round((stats.answerDatedMs ?? 0) / dated)} ms earlier on average`;
+  type Dating = Partial<
+    Record<
+      'permitsGranted' | 'answerDated' | 'answerDatedMs' | 'answerDatedLater' | 'answerDatedLaterMs',
+      number
+    >
+  >;
+  const stats = (run.limiter as { limiter?: Dating } | null)?.limiter;
+  if (!stats) return 'not recorded';
+  const earlier = stats.answerDated ?? 0;
+  const later = stats.answerDatedLater ?? 0;
+  const mean = (ms: number | undefined, n: number) => (n > 0 ? round((ms ?? 0) / n) : 0);
+  return (
+    `of ${stats.permitsGranted ?? '?'}: ${earlier} earlier by ${mean(stats.answerDatedMs, earlier)} ms on average, ` +
+    `${later} later by ${mean(stats.answerDatedLaterMs, later)} ms`
+  );
 }
 
 /** The ceiling: the fewest requests at the rule's average rate. */
@@ -261,7 +270,7 @@ export function judge(
     ...extraNotes,
     `the client's limiter admits ${clientRule.max} per ${clientRule.windowMs} ms (margin ${limiter.margin}, pad ${limiter.windowPadMs} ms): ` +
       `at its average rate ${round(clientCeiling / 1000, 2)} s for the fewest requests, a ratio of ${round(ceilingMs / clientCeiling, 3)}; ` +
-      `the sliding window's first burst, and permits dated by their answers (${answerDating(run)}), can beat that`,
+      `the sliding window's first burst, and permits dated by their answers (${answerDating(run)}), move that`,
     ...describeTime(run),
   ];
   const slowest = ratio < TARGET_RATIO;

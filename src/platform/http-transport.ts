@@ -142,7 +142,8 @@ export class HttpTransport {
       const sentAt = performance.now();
       run.attempts++;
       const outcome = await attempt(this.attemptRequest(prepared, credential, token));
-      if (outcome.kind === 'response') permit.answered(outcome.answeredAt);
+      // A 5xx may come from a gateway before the platform counted the request: it dates nothing.
+      if (outcome.kind === 'response' && outcome.response.status < 500) permit.answered(outcome.answeredAt);
       this.notify(prepared, outcome, sentAt - waitStart, performance.now() - sentAt);
       if (outcome.kind === 'response') {
         const { response } = outcome;

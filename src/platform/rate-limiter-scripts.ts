@@ -22,7 +22,9 @@ import { RedisScript } from './redis-script.ts';
  * those permits to leave it. With no priority permit in the window, bulk has the whole window.
  *
  * KEYS[1] the log (sorted set), KEYS[2] "paused until" (ms, set after a 429),
- * KEYS[3] the priority lane's own log (same members), KEYS[4] priority waiters, KEYS[5] bulk waiters
+ * KEYS[3] the priority lane's own log (same members), KEYS[4] priority waiters, KEYS[5] bulk waiters,
+ * KEYS[6] when the newest permit fell due (ms): the gap is measured from it, not from the log's
+ * newest score, which a permit's answer can move (rate-limiter.ts, dateByAnswer)
  * ARGV[1] permits per window (already reduced by the safety margin)
  * ARGV[2] window in ms (already padded for network delay)
  * ARGV[3] a member unique to this attempt
@@ -139,8 +141,8 @@ if count >= room then
 end
 local at = now
 if gap > 0 and count > 0 then
-  local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-  local next_at = tonumber(last[2]) + gap * (1 + held)
+  local last = tonumber(redis.call('GET', KEYS[6]) or '0')
+  local next_at = last + gap * (1 + held)
   if next_at - now > gap then
     -- Ask again when the slot is one gap away.
     return refuse(next_at - now - gap)
@@ -149,6 +151,7 @@ if gap > 0 and count > 0 then
 end
 redis.call('ZADD', KEYS[1], at, ARGV[3])
 redis.call('PEXPIRE', KEYS[1], window + ${LOG_OUTLIVES_WINDOW_MS})
+redis.call('SET', KEYS[6], at, 'PX', window + ${LOG_OUTLIVES_WINDOW_MS})
 if priority then
   redis.call('ZADD', KEYS[3], at, ARGV[3])
   redis.call('PEXPIRE', KEYS[3], window + ${LOG_OUTLIVES_WINDOW_MS})
@@ -161,7 +164,7 @@ else
 end
 return {1, at - now, at}
 `,
-  5,
+  6,
 );
 
 /**

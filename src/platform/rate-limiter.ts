@@ -30,9 +30,9 @@ export interface RateLimiterOptions {
   lateAfterMs?: number;
   /**
    * Date a permit by its request's answer (default true): the platform counts a request before it
-   * answers it, so once the answer is in, the entry is moved back to when the answer came, less
-   * the pad, when that is earlier than its grant. The pad then covers only requests still on
-   * their way (see `dateByAnswer`).
+   * answers it, so once the answer is in, the entry is moved to when the answer came, less the
+   * pad the check adds back: earlier for a quick answer, later for one the platform was slow to
+   * count. The pad then covers only requests still on their way (see `dateByAnswer`).
    */
   dateByAnswer?: boolean;
   /**
@@ -90,6 +90,10 @@ export interface RateLimiterStats {
   answerDated: number;
   /** How much earlier, summed. */
   answerDatedMs: number;
+  /** Permits moved later once their request was answered (a slow answer: counted late, maybe). */
+  answerDatedLater: number;
+  /** How much later, summed. */
+  answerDatedLaterMs: number;
 }
 
 /** A permit its request holds: told when the platform answered, so the log can date it by that. */
@@ -161,6 +165,7 @@ export class RedisRateLimiter {
   private readonly logKey: string;
   private readonly pauseKey: string;
   private readonly priorityLogKey: string;
+  private readonly lastGrantKey: string;
   private readonly waiterKeys: Record<Lane, string>;
   private readonly memberPrefix = randomBytes(6).toString('hex');
   private readonly minGapMs: number;
@@ -186,6 +191,8 @@ export class RedisRateLimiter {
     lateMs: 0,
     answerDated: 0,
     answerDatedMs: 0,
+    answerDatedLater: 0,
+    answerDatedLaterMs: 0,
   };
 
   constructor(
@@ -211,6 +218,7 @@ export class RedisRateLimiter {
     this.logKey = `${base}:log`;
     this.pauseKey = `${base}:paused-until`;
     this.priorityLogKey = `${base}:priority-log`;
+    this.lastGrantKey = `${base}:last-grant`;
     this.waiterKeys = { priority: `${base}:waiting:priority`, bulk: `${base}:waiting:bulk` };
     const lane = (name: Lane): LaneQueue => ({
       lane: name,
@@ -250,27 +258,41 @@ export class RedisRateLimiter {
    * shows that: the platform counted the request before answering it, so it arrived no later than
    * the script's run (after askedAt, at dueAt - dueInMs in Redis's clock) plus the time from the
    * ask to the answer, all measured on this process's monotonic clock. Scored that, less the pad
-   * the check adds, the entry leaves the window exactly a window after that bound, which on a
-   * round trip shorter than the pad is earlier than its grant's. Only ever earlier: a slow answer
-   * says nothing the pad did not already cover, and the pad stays for requests still on their
-   * way. One more unawaited write, after the request's own. (docs/decisions.md, "A permit is
-   * dated by its answer".)
+   * the check adds, the entry leaves the window exactly a window after that bound, whichever way
+   * that moves it: earlier than its grant on a round trip shorter than the pad, later when the
+   * answer was slow (a platform that counted it late, a stalled event loop on either side), so
+   * the log never lets the next window's permit come before the platform has let this request go.
+   * Only the answered are dated; the pad stays for requests still on their way. One more
+   * unawaited write, after the request's own; ZADD XX CH never writes back an entry the window
+   * already dropped, and only a change is counted. (docs/decisions.md, "A permit is dated by its
+   * answer".)
    */
   private dateByAnswer(grant: Grant, lane: Lane, answeredAt: number): void {
     if (this.options.dateByAnswer === false || this.closing.signal.aborted) return;
     // +1: Redis's clock is read in whole ms, floored.
     const arrivedBy = grant.dueAt - grant.dueInMs + Math.ceil(answeredAt - grant.askedAt) + 1;
     const score = arrivedBy - this.options.windowPadMs;
-    if (score >= grant.score) return;
-    this.counters.answerDated++;
-    this.counters.answerDatedMs += grant.score - score;
+    const movedBy = score - grant.score;
+    if (movedBy === 0) return;
     grant.score = score;
-    // XX: an entry the window already dropped stays dropped.
-    const batch = this.redis.multi().zadd(this.logKey, 'XX', score, grant.member);
+    // XX: an entry the window already dropped stays dropped; CH: the reply says whether it moved.
+    const batch = this.redis.multi().zadd(this.logKey, 'XX', 'CH', score, grant.member);
     if (lane === 'priority') batch.zadd(this.priorityLogKey, 'XX', score, grant.member);
-    batch.exec().catch((error: unknown) => {
-      this.log.warn({ err: error }, 'could not date a rate-limit permit by its answer');
-    });
+    batch
+      .exec()
+      .then((replies) => {
+        if (replies?.[0]?.[1] !== 1) return;
+        if (movedBy < 0) {
+          this.counters.answerDated++;
+          this.counters.answerDatedMs -= movedBy;
+        } else {
+          this.counters.answerDatedLater++;
+          this.counters.answerDatedLaterMs += movedBy;
+        }
+      })
+      .catch((error: unknown) => {
+        this.log.warn({ err: error }, 'could not date a rate-limit permit by its answer');
+      });
   }
 
   /**
@@ -374,7 +396,14 @@ export class RedisRateLimiter {
     const member = `${this.memberPrefix}:${++this.sequence}`;
     const reply = await ACQUIRE_PERMIT.run(
       this.redis,
-      [this.logKey, this.pauseKey, this.priorityLogKey, this.waiterKeys.priority, this.waiterKeys.bulk],
+      [
+        this.logKey,
+        this.pauseKey,
+        this.priorityLogKey,
+        this.waiterKeys.priority,
+        this.waiterKeys.bulk,
+        this.lastGrantKey,
+      ],
       [
         this.permits,
         this.paddedWindowMs,

@@ -16,7 +16,7 @@ import { addClient, effects, startTestStub, testClient } from './support/stub.ts
 const redis = useTestRedis();
 
 const WINDOW_MS = 300;
-const PAD_MS = 200;
+const PAD_MS = 400;
 
 /**
  * A limiter on a connection that is open and has the script loaded: on a cold one the first ask
@@ -42,8 +42,11 @@ async function limiter(
 
 const logKey = (egressId: string, log = 'log') => `${redis.prefix}:ratelimit:{${egressId}}:${log}`;
 
+let reader: ReturnType<typeof redis.connect> | undefined;
+
 async function scores(key: string): Promise<number[]> {
-  const log = await redis.connect().zrange(key, '0', '-1', 'WITHSCORES');
+  reader ??= redis.connect();
+  const log = await reader.zrange(key, '0', '-1', 'WITHSCORES');
   return log.filter((_, i) => i % 2 === 1).map(Number);
 }
 
@@ -63,19 +66,20 @@ describe('RedisRateLimiter: a permit is dated by its answer (docs/platform.md F3
     const l = await limiter('answered');
     const permit = await l.acquire();
     const grantedAt = Date.now();
-    await sleep(30);
+    // Answered at once: the bound is the grant plus the ask's round trip to Redis.
     permit.answered(performance.now());
     const answeredAt = Date.now();
-    // Redis's clock and this process's are one host clock, in whole ms.
+    // Redis's clock and this process's are one host clock, in whole ms. Never below the answer
+    // less the pad (the safe side); a slow ask to Redis only makes it later.
     const score = await firstScoreBelow(logKey('answered'), grantedAt - 2);
     expect(score).toBeGreaterThanOrEqual(answeredAt - PAD_MS - 3);
-    expect(score).toBeLessThanOrEqual(answeredAt - PAD_MS + 5);
+    expect(score).toBeLessThanOrEqual(answeredAt - PAD_MS + 50);
     await l.acquire();
     const nextAt = Date.now();
     // Never before a window has passed since the answer (the latest the request can have arrived)...
     expect(nextAt - answeredAt).toBeGreaterThanOrEqual(WINDOW_MS - 3);
-    // ...and well before the pad's bound: a window and the pad after the grant.
-    expect(nextAt - grantedAt).toBeLessThan(WINDOW_MS + PAD_MS - 100);
+    // ...and well before the pad's bound, a window and the whole pad after the grant.
+    expect(nextAt - grantedAt).toBeLessThan(WINDOW_MS + PAD_MS - PAD_MS / 4);
     expect(l.stats()).toMatchObject({ permitsGranted: 2, answerDated: 1 });
     expect(l.stats().answerDatedMs).toBeGreaterThanOrEqual(PAD_MS - 60);
     l.close();
@@ -93,15 +97,39 @@ describe('RedisRateLimiter: a permit is dated by its answer (docs/platform.md F3
     l.close();
   });
 
-  it('an answer later than the pad moves nothing: a slow answer says nothing the pad did not already cover', async () => {
+  it('F3: an answer later than the pad moves the permit later: the platform may have counted its request that late', async () => {
     const l = await limiter('slow-answer');
     const permit = await l.acquire();
-    const [granted] = await scores(logKey('slow-answer'));
-    await sleep(PAD_MS + 40);
+    const grantedAt = Date.now();
+    await sleep(PAD_MS + 100);
     permit.answered(performance.now());
+    const answeredAt = Date.now();
+    let score: number | undefined;
+    for (let tries = 0; tries < 20; tries++) {
+      [score] = await scores(logKey('slow-answer'));
+      if (score !== undefined && score > grantedAt + 2) break;
+      await sleep(10);
+    }
+    // The answer less the pad: later than the grant, so the next window waits for the answer.
+    expect(score).toBeGreaterThanOrEqual(answeredAt - PAD_MS - 3);
+    expect(score).toBeGreaterThan(grantedAt + 50);
+    await l.acquire();
+    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(WINDOW_MS - 3);
+    expect(l.stats()).toMatchObject({ answerDated: 0, answerDatedLater: 1 });
+    l.close();
+  });
+
+  it('the gap between permits counts from the last grant, not from an entry an answer moved later', async () => {
+    const l = await limiter('gap-after-later', { max: 10, minGapMs: 20 });
+    const first = await l.acquire();
     await sleep(30);
-    expect(await scores(logKey('slow-answer'))).toEqual([granted]);
-    expect(l.stats()).toMatchObject({ answerDated: 0 });
+    // Answered as if a second later: its entry becomes the newest score in the log.
+    first.answered(performance.now() + 1_000);
+    await sleep(20);
+    const asked = Date.now();
+    await l.acquire();
+    // One gap at most after the last grant (already past), not a gap after the moved entry.
+    expect(Date.now() - asked).toBeLessThan(200);
     l.close();
   });
 
@@ -126,7 +154,8 @@ describe('RedisRateLimiter: a permit is dated by its answer (docs/platform.md F3
     permit.answered(answeredAt);
     await sleep(30);
     expect(await scores(logKey('dropped'))).toHaveLength(1);
-    expect(l.stats()).toMatchObject({ answerDated: 1 });
+    // Counted only when the log changed.
+    expect(l.stats()).toMatchObject({ answerDated: 0 });
     l.close();
   });
 });
@@ -134,7 +163,7 @@ describe('RedisRateLimiter: a permit is dated by its answer (docs/platform.md F3
 describe('a client dating permits by their answers, against the stub (docs/platform.md F3)', () => {
   const MAX = 20;
   const RULE_WINDOW_MS = 1_000;
-  const PAD = 400;
+  const PAD = 600;
   let stub: RunningStub;
 
   beforeAll(async () => {
@@ -182,8 +211,9 @@ describe('a client dating permits by their answers, against the stub (docs/platf
     // The first request past the window: a window after the first arrival at the earliest, with
     // the pad after its grant when not dated, with only the round trip (ms on loopback) when dated.
     const turn = ({ arrivals }: { arrivals: { at: number }[] }) => arrivals[MAX]!.at - arrivals[0]!.at;
-    expect(turn(padded)).toBeGreaterThanOrEqual(RULE_WINDOW_MS + PAD - 10);
+    // Margins of a third of the pad: the first request's way to the stub, and a loaded machine.
+    expect(turn(padded)).toBeGreaterThanOrEqual(RULE_WINDOW_MS + PAD - PAD / 3);
     expect(turn(dated)).toBeGreaterThanOrEqual(RULE_WINDOW_MS);
-    expect(turn(dated)).toBeLessThan(RULE_WINDOW_MS + PAD / 2);
+    expect(turn(dated)).toBeLessThan(RULE_WINDOW_MS + PAD / 3);
   });
 });

@@ -132,6 +132,20 @@ describe('transport (docs/platform.md G8)', () => {
     expect(seen).toHaveLength(4);
   });
 
+  it("F3: only the platform's own answers date a permit: a 5xx (a gateway may answer before the platform counted the request) does not", async () => {
+    handler = (_req, res, _body, n) =>
+      n === 1
+        ? json(res, 503, { error_v2: { error_code: 'DEVELOPER_7500', message: 'busy' } })
+        : json(res, 200, { data: [], page: { next: null } });
+    const c = client();
+    await c.request({ method: 'GET', path: '/entities' });
+    expect(seen).toHaveLength(2);
+    // The token's answer and the 200's date their permits; the 503's does not. The dating is
+    // written after the answer and counted once the log changed.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(c.stats().limiter).toMatchObject({ permitsGranted: 3, answerDated: 2 });
+  });
+
   it('a 4xx other than 429 is permanent: one attempt', async () => {
     handler = (_req, res) =>
       json(res, 422, {

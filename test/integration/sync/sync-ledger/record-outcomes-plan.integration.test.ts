@@ -61,7 +61,7 @@ async function recordExplained(ids: string[], mode: 'force_custom_plan' | 'force
       : { objectId, ok: true, referenceId: `JE-${i}`, deepLinkUrl: `http://books.example/entries/${i}` },
   );
   notices.length = 0;
-  // One connection (max: 1), so the settings hold for the statement; each is reset after it.
+  // One connection (max: 1), so the settings hold for the statement; all are reset after it.
   const loaded = await explained`load 'auto_explain'`.then(
     () => true,
     () => false,
