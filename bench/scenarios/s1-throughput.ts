@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEFAULT_LIMITER } from '../../src/platform/index.ts';
+import { DEFAULT_LIMITER, type RateLimiterStats } from '../../src/platform/index.ts';
 import { type ObjectSyncSummary, SYNC_DEFAULTS } from '../../src/sync/objects/index.ts';
 import { type BulkSyncResult, readyTransactions, round, runBulkSync } from '../lib/bulk-sync.ts';
 import {
@@ -105,13 +105,7 @@ export function ratioOf(
 
 /** How many permits their answers moved earlier and later (src/platform/rate-limiter.ts), and by how much. */
 function answerDating(run: BulkSyncResult): string {
-  type Dating = Partial<
-    Record<
-      'permitsGranted' | 'answerDated' | 'answerDatedMs' | 'answerDatedLater' | 'answerDatedLaterMs',
-      number
-    >
-  >;
-  const stats = (run.limiter as { limiter?: Dating } | null)?.limiter;
+  const stats = (run.limiter as { limiter?: Partial<RateLimiterStats> } | null)?.limiter;
   if (!stats) return 'not recorded';
   const earlier = stats.answerDated ?? 0;
   const later = stats.answerDatedLater ?? 0;

@@ -38,7 +38,7 @@ export { sendIdempotent } from './idempotent-send.ts';
 export { type ItemPage, Listing } from './pagination.ts';
 export { type ItemResult, okValues } from './parse.ts';
 export { runWithPriority } from './priority.ts';
-export { DEFAULT_LIMITER, type RateLimiterOptions } from './rate-limiter.ts';
+export { DEFAULT_LIMITER, type RateLimiterOptions, type RateLimiterStats } from './rate-limiter.ts';
 export type { Uploaded } from './resources/context.ts';
 export type { ObjectList } from './resources/ready-objects.ts';
 export { isValidWebhookSignature } from './resources/webhooks.ts';

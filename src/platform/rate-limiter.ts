@@ -249,8 +249,7 @@ export class RedisRateLimiter {
     if (grant.dueInMs > 0) await sleep(grant.dueInMs, this.closing.signal);
     this.redateIfLate(grant, lane.lane);
     meter?.granted();
-    const laneName = lane.lane;
-    return { answered: (atMs) => this.dateByAnswer(grant, laneName, atMs) };
+    return { answered: (atMs) => this.dateByAnswer(grant, lane.lane, atMs) };
   }
 
   /**
@@ -263,9 +262,8 @@ export class RedisRateLimiter {
    * answer was slow (a platform that counted it late, a stalled event loop on either side), so
    * the log never lets the next window's permit come before the platform has let this request go.
    * Only the answered are dated; the pad stays for requests still on their way. One more
-   * unawaited write, after the request's own; ZADD XX CH never writes back an entry the window
-   * already dropped, and only a change is counted. (docs/decisions.md, "A permit is dated by its
-   * answer".)
+   * unawaited write, after the request's own (moveEntry); only a change of the log is counted.
+   * (docs/decisions.md, "A permit is dated by its answer".)
    */
   private dateByAnswer(grant: Grant, lane: Lane, answeredAt: number): void {
     if (this.options.dateByAnswer === false || this.closing.signal.aborted) return;
@@ -274,14 +272,9 @@ export class RedisRateLimiter {
     const score = arrivedBy - this.options.windowPadMs;
     const movedBy = score - grant.score;
     if (movedBy === 0) return;
-    grant.score = score;
-    // XX: an entry the window already dropped stays dropped; CH: the reply says whether it moved.
-    const batch = this.redis.multi().zadd(this.logKey, 'XX', 'CH', score, grant.member);
-    if (lane === 'priority') batch.zadd(this.priorityLogKey, 'XX', score, grant.member);
-    batch
-      .exec()
-      .then((replies) => {
-        if (replies?.[0]?.[1] !== 1) return;
+    this.moveEntry(grant, lane, score)
+      .then((moved) => {
+        if (!moved) return;
         if (movedBy < 0) {
           this.counters.answerDated++;
           this.counters.answerDatedMs -= movedBy;
@@ -313,16 +306,27 @@ export class RedisRateLimiter {
     if (lateMs <= after) return;
     this.counters.latePermits++;
     this.counters.lateMs += lateMs;
-    const movedTo = grant.dueAt + lateMs - after;
-    grant.score = movedTo;
-    // The key lives as long as the script would keep it after its newest entry.
-    const ttlMs = this.paddedWindowMs + LOG_OUTLIVES_WINDOW_MS;
-    const batch = this.redis.multi().zadd(this.logKey, movedTo, grant.member).pexpire(this.logKey, ttlMs);
-    if (lane === 'priority')
-      batch.zadd(this.priorityLogKey, movedTo, grant.member).pexpire(this.priorityLogKey, ttlMs);
-    batch.exec().catch((error: unknown) => {
+    this.moveEntry(grant, lane, grant.dueAt + lateMs - after).catch((error: unknown) => {
       this.log.warn({ err: error, lateMs }, 'could not re-date a late rate-limit permit');
     });
+  }
+
+  /**
+   * Moves a permit's entry to `score` in the log, and in the priority lane's log for a priority
+   * permit; resolves whether the log changed. XX: an entry the window already dropped stays
+   * dropped. The logs live as long as the script would keep them after their newest entry, from
+   * now, so an entry moved later does not lapse with its key.
+   */
+  private moveEntry(grant: Grant, lane: Lane, score: number): Promise<boolean> {
+    grant.score = score;
+    const ttlMs = this.paddedWindowMs + LOG_OUTLIVES_WINDOW_MS;
+    const batch = this.redis
+      .multi()
+      .zadd(this.logKey, 'XX', 'CH', score, grant.member)
+      .pexpire(this.logKey, ttlMs);
+    if (lane === 'priority')
+      batch.zadd(this.priorityLogKey, 'XX', score, grant.member).pexpire(this.priorityLogKey, ttlMs);
+    return batch.exec().then((replies) => replies?.[0]?.[1] === 1);
   }
 
   /** A 429 arrived: pause every process for retryAfterMs (F3), and count it. */

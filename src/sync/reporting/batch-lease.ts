@@ -74,9 +74,9 @@ async function claimLease(sql: Sql, batchId: string, owner: string, leaseMs: num
  * held, and must see the batch acknowledged (ackBatch clears the lease) or its failure noted with
  * its owner (noteBatchFailure releases it); the acknowledgement may still run when it returns
  * (report-results.ts awaits it), the lease covering it until then. A batch acknowledged
- * meanwhile is not sent. A batch another sender holds is waited for (`wait`: until it is acknowledged, or its lease
- * lapses and this sender takes it over, at most `maxWaitMs`, then BatchStillLeasedError) or left
- * to its holder (`skip`).
+ * meanwhile is not sent. A batch another sender holds is waited for (`wait`: until it is
+ * acknowledged, or its lease lapses and this sender takes it over, at most `maxWaitMs`, then
+ * BatchStillLeasedError) or left to its holder (`skip`).
  *
  * Taking over a lapsed lease may send a batch whose first sender is still at work (stopped, or
  * slow beyond its lease). That is safe: the batch's body and idempotency key were fixed when it

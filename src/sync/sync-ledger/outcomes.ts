@@ -16,11 +16,11 @@ export type Outcome =
  * page cost more than the last.
  *
  * The outcomes come sorted by id from behind a fence (OFFSET 0), so they are unnested once, and
- * merged with the index's rows (in that order on PostgreSQL 17 and later; earlier versions sort or
- * hash them, which still unnests once). Joined bare, the planner, sure
- * from its statistics that almost no row is PENDING, expected one row from the index and
- * unnested the six arrays again for each row it found: 100 times a page, 10,000 comparisons, and
- * 60 % of the statement's time (docs/decisions.md, "Tables that grow are read through their keys").
+ * merged with the index's rows (in that order on PostgreSQL 17 and later; earlier versions sort
+ * or hash them, which still unnests once). Joined bare, the planner, sure from its statistics
+ * that almost no row is PENDING, expected one row from the index and unnested the six arrays
+ * again for each row it found: 100 times a page, 10,000 comparisons, and 60 % of the statement's
+ * time (docs/decisions.md, "Tables that grow are read through their keys").
  */
 export async function recordOutcomes(
   sql: Sql,
