@@ -249,8 +249,12 @@ describe('webhook receiver', () => {
       const client = (await own.objectSync.getBackend().client) as unknown as {
         disconnect(): void;
         connect(): Promise<void>;
+        once(event: 'end', listener: () => void): void;
       };
+      // disconnect() only starts closing the socket: the status leaves 'ready' when it has closed.
+      const ended = new Promise<void>((resolve) => client.once('end', resolve));
       client.disconnect();
+      await ended;
       expect(await shared.ping()).toBe('PONG');
       expect(await readyz()).toEqual({ status: 503, body: { postgres: 'ok', redis: 'unreachable' } });
       await client.connect();
