@@ -155,8 +155,10 @@ export const envSchema = z.object({
     .number()
     .int()
     .min(0)
-    .default(4)
-    .describe('Permits held back per window for clock skew and network delay.'),
+    .default(0)
+    .describe(
+      'Permits held back per window; 0 uses the whole window, since every request is counted until a window after its answer.',
+    ),
   EGRESS_ID: z
     .string()
     .min(1)

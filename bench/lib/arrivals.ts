@@ -59,7 +59,7 @@ export function arrivalStats(arrivals: readonly Arrival[], windowMs: number): Ar
 }
 
 /**
- * Admitted requests in consecutive windows from the first arrival ([196, 196, 196, 37]): shows
+ * Admitted requests in consecutive windows from the first arrival ([200, 200, 200, 23]): shows
  * whether each window of the rule was used up, and how long the run went on after the last.
  */
 export function perWindow(arrivals: readonly Arrival[], windowMs: number): number[] {

@@ -141,9 +141,17 @@ export class HttpTransport {
       const permit = await this.options.limiter.acquire();
       const sentAt = performance.now();
       run.attempts++;
-      const outcome = await attempt(this.attemptRequest(prepared, credential, token));
-      // A 5xx may come from a gateway before the platform counted the request: it dates nothing.
+      let outcome: AttemptOutcome;
+      try {
+        outcome = await attempt(this.attemptRequest(prepared, credential, token));
+      } catch (error) {
+        permit.unanswered();
+        throw error;
+      }
+      // A 5xx may come from a gateway before the platform counted the request: it does not bound
+      // the arrival, so the permit is held until now like one that got no answer at all.
       if (outcome.kind === 'response' && outcome.response.status < 500) permit.answered(outcome.answeredAt);
+      else permit.unanswered();
       this.notify(prepared, outcome, sentAt - waitStart, performance.now() - sentAt);
       if (outcome.kind === 'response') {
         const { response } = outcome;

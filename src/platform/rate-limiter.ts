@@ -13,8 +13,10 @@ export interface RateLimiterOptions {
   /** The platform's rolling window (F3: 10 000 ms). */
   windowMs: number;
   /**
-   * Permits held back per window, so that a request delayed on its way (a stalled event loop,
-   * a slow socket) still cannot make the platform see max + 1 arrivals in one window.
+   * Permits held back per window. Once every request's entry is dated by its answer
+   * (dateByAnswer) and held while no answer came (holdUnansweredAfterMs), the log already counts
+   * a delayed request for as long as the platform can, so the default holds none back; a margin
+   * is for a platform that counts some other way than F3 says.
    */
   margin: number;
   /**
@@ -36,6 +38,14 @@ export interface RateLimiterOptions {
    */
   dateByAnswer?: boolean;
   /**
+   * A request with no answer this many ms after its entry was last dated may still be on its way:
+   * its entry is moved to now (less the pad the check adds back), and again each time this much
+   * more passes, until it is answered or given up. Without it, an entry leaves the log a window
+   * after its permit even while its request, slow to arrive, is still counted by the platform.
+   * At most half the window is used. Unset: never held.
+   */
+  holdUnansweredAfterMs?: number;
+  /**
    * Smallest gap between two permits of one egress, in ms. Without it a sliding log grants a
    * whole window's permits at once and then repeats that burst every window; a burst queues up
    * at both ends and spreads the delay between permit and arrival, which is what the pad must
@@ -52,7 +62,7 @@ export interface RateLimiterOptions {
    * Share of the permits of one window that bulk callers leave free while the priority lane is
    * in use (a priority permit in the window, or a priority caller waiting), so a press during a
    * saturating bulk sync finds permits at once. With no priority permit in the window, bulk has
-   * the whole window. Default 0.2 (39 of 196).
+   * the whole window. Default 0.2 (40 of 200).
    */
   priorityReserve?: number;
   /** Name of the egress IP; every process sharing it shares one budget. */
@@ -62,9 +72,10 @@ export interface RateLimiterOptions {
 export const DEFAULT_LIMITER: RateLimiterOptions = {
   max: 200,
   windowMs: 10_000,
-  margin: 4,
+  margin: 0,
   windowPadMs: 250,
   lateAfterMs: 100,
+  holdUnansweredAfterMs: 5_000,
   egressId: 'default',
 };
 
@@ -94,12 +105,19 @@ export interface RateLimiterStats {
   answerDatedLater: number;
   /** How much later, summed. */
   answerDatedLaterMs: number;
+  /** Times an entry was moved later because its request still had no answer. */
+  unansweredHeld: number;
 }
 
-/** A permit its request holds: told when the platform answered, so the log can date it by that. */
+/**
+ * A permit its request holds until it ends, so the log can date its entry by what happened:
+ * exactly one of the two is called.
+ */
 export interface Permit {
-  /** performance.now() when the answer's head arrived. */
+  /** The platform answered; performance.now() when the answer's head arrived. */
   answered(atMs: number): void;
+  /** No answer that bounds the arrival (a 5xx, a network failure, a timeout): held until now. */
+  unanswered(): void;
 }
 
 /** A permit as this process holds it until its request leaves. */
@@ -114,6 +132,9 @@ interface Grant {
   /** Its score in the log now (dueAt, or later once moved as late). */
   score: number;
 }
+
+/** How often requests still without an answer are looked at (holdUnansweredAfterMs). */
+const HOLD_TICK_MS = 1_000;
 
 /** How long a waiter's registration outlives the wait it was made for (a late timer, a dead process). */
 const WAITER_GRACE_MS = 1_000;
@@ -154,9 +175,11 @@ class LimiterClosedError extends Error {
  * a window.
  *
  * Measured (test/bench/limiter-fairness.ts, 4 processes, 60 s against the stub at 200 per 10 s,
- * defaults margin 4 / pad 250 ms / gap 13 ms, load average 5 on 2 cores): at most 196 arrivals
- * in any 10 s window, no 429, 98 % of the budget used. Without the gap, a run under the same
- * load saw 5 answers 429: whole-window bursts spread the delay between permit and arrival.
+ * then margin 4 / pad 250 ms / gap 13 ms, load average 5 on 2 cores): at most 196 arrivals
+ * in any 10 s window, no 429, 98 % of the budget used. With answer dating and the hold of
+ * unanswered requests, margin 0: at most 200, no 429, the whole budget. Without the gap, a run
+ * under the same load saw 5 answers 429: whole-window bursts spread the delay between permit and
+ * arrival.
  * A 100 ms pad passed that run, but the sync-button benchmark (two worker processes, the stub
  * and PostgreSQL on 2 cores) then saw one 429 in each of two runs, 200 arrivals inside 9.9 s:
  * the pad covers the spread between permit and arrival on a loaded machine, so it stays 250 ms.
@@ -193,7 +216,13 @@ export class RedisRateLimiter {
     answerDatedMs: 0,
     answerDatedLater: 0,
     answerDatedLaterMs: 0,
+    unansweredHeld: 0,
   };
+  /** Permits whose requests have not ended yet, and their lanes. */
+  private readonly unanswered = new Map<Grant, Lane>();
+  private holdTimer: NodeJS.Timeout | undefined;
+  /** holdUnansweredAfterMs, kept well inside the window so a held entry never lapses first. */
+  private readonly holdAfterMs: number | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -211,6 +240,11 @@ export class RedisRateLimiter {
     const reserve = options.priorityReserve ?? 0.2;
     if (!(reserve >= 0 && reserve < 1)) throw new Error('rate limiter: priorityReserve must be in [0, 1)');
     this.reserve = Math.floor(permits * reserve);
+    const holdAfter = options.holdUnansweredAfterMs;
+    this.holdAfterMs =
+      holdAfter === undefined
+        ? undefined
+        : Math.max(1, Math.min(holdAfter, Math.floor(options.windowMs / 2)));
     const averageGapMs = this.paddedWindowMs / permits;
     this.minGapMs = Math.max(0, Math.floor(options.minGapMs ?? averageGapMs / 4));
     // A hash tag keeps every key in one slot on a Redis Cluster.
@@ -249,7 +283,52 @@ export class RedisRateLimiter {
     if (grant.dueInMs > 0) await sleep(grant.dueInMs, this.closing.signal);
     this.redateIfLate(grant, lane.lane);
     meter?.granted();
-    return { answered: (atMs) => this.dateByAnswer(grant, lane.lane, atMs) };
+    this.holdWhileUnanswered(grant, lane.lane);
+    return {
+      answered: (atMs) => {
+        this.unanswered.delete(grant);
+        this.dateByAnswer(grant, lane.lane, atMs);
+      },
+      unanswered: () => {
+        if (!this.unanswered.delete(grant)) return;
+        this.holdIfLater(grant, lane.lane, 0);
+      },
+    };
+  }
+
+  /**
+   * The platform counts a request from when it arrives (F3), and one still without an answer may
+   * not have arrived yet: while it is out, its entry is moved to now (less the pad the check adds,
+   * so it leaves a window after now) each time holdUnansweredAfterMs passes, so the log never
+   * drops it while the platform may still count it. Without this the margin had to cover such
+   * stragglers. One timer for all of them, and no write while every request is answered quickly.
+   */
+  private holdWhileUnanswered(grant: Grant, lane: Lane): void {
+    const afterMs = this.holdAfterMs;
+    if (afterMs === undefined || this.closing.signal.aborted) return;
+    this.unanswered.set(grant, lane);
+    this.holdTimer ??= setInterval(
+      () => {
+        for (const [held, heldLane] of this.unanswered) this.holdIfLater(held, heldLane, afterMs);
+      },
+      Math.min(HOLD_TICK_MS, afterMs),
+    ).unref();
+  }
+
+  /** Moves a permit's entry to now less the pad, when that is at least `byMs` later than it is. */
+  private holdIfLater(grant: Grant, lane: Lane, byMs: number): void {
+    if (this.holdAfterMs === undefined || this.closing.signal.aborted) return;
+    // Redis's clock now: its reading when the permit was granted, plus the time since (+1: floored).
+    const now = grant.dueAt - grant.dueInMs + Math.ceil(performance.now() - grant.askedAt) + 1;
+    const score = now - this.options.windowPadMs;
+    if (score - grant.score <= byMs) return;
+    this.moveEntry(grant, lane, score)
+      .then((moved) => {
+        if (moved) this.counters.unansweredHeld++;
+      })
+      .catch((error: unknown) => {
+        this.log.warn({ err: error }, 'could not hold the rate-limit permit of an unanswered request');
+      });
   }
 
   /**
@@ -349,6 +428,8 @@ export class RedisRateLimiter {
   close(): void {
     if (this.closing.signal.aborted) return;
     this.closing.abort(new LimiterClosedError());
+    clearInterval(this.holdTimer);
+    this.unanswered.clear();
     for (const lane of Object.values(this.lanes)) {
       if (lane.queued === 0) continue;
       // Best effort: a registration left behind lapses on its own (WAITER_GRACE_MS after its wait).

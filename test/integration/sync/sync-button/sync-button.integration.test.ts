@@ -26,7 +26,7 @@ beforeAll(async () => {
   rig = await startButtonRig(world, redis, { erp: world.erp, log: silentLogger });
   await world.seed({
     seed: 21,
-    // Four windows of the client's 196 requests: the background run outlasts the press by design.
+    // Four windows of the client's 200 requests: the background run outlasts the press by design.
     transactions: 40_000,
     reimbursements: 0,
     bills: 0,
