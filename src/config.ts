@@ -157,7 +157,7 @@ export const envSchema = z.object({
     .min(0)
     .default(0)
     .describe(
-      'Permits held back per window; 0 uses the whole window, since every request is counted until a window after its answer.',
+      'Permits held back per window; 0 uses the whole window, since each request is counted until a window after its answer, or after it was given up.',
     ),
   EGRESS_ID: z
     .string()

@@ -5,7 +5,7 @@ import type { Tuning } from './index.ts';
 export interface ThroughputParams {
   objects: number;
   rule: StubRule;
-  /** The client's limiter; full size: the product's defaults (F3: 200/10 s, margin 4, pad 250 ms). */
+  /** The client's limiter; full size: the product's defaults (F3: 200/10 s, no margin, pad 250 ms). */
   limiter?: Partial<RateLimiterOptions>;
   /** Unset: the product's defaults (SYNC_DEFAULTS in src/sync/objects/run-modes/run-context.ts). */
   slices?: number | undefined;

@@ -216,7 +216,7 @@ export function windowLine(p: ThroughputParams, run: BulkSyncResult): string {
   const s = (ms: number) => round(ms / 1000, 2);
   return (
     `requests admitted per ${p.rule.rateWindowMs / 1000} s window from the first: ${run.arrivalsPerWindow.join(', ')} ` +
-    `(the client's limiter allows ${p.rule.rateMax - (p.limiter?.margin ?? 4)} per window plus the pad, or plus the round trip once answered)` +
+    `(the client's limiter allows ${p.rule.rateMax - (p.limiter?.margin ?? DEFAULT_LIMITER.margin)} per window plus the pad, or plus the round trip once answered)` +
     (last && run.arrivalsPerWindow.length > 1
       ? `; the last window's ${last.requests} requests began ${s(last.openedAtMs)} s into the run and it ended ` +
         `${s(last.lastedMs)} s later (a ratio of ${TARGET_RATIO} needed the end by ${s(needed)} s)`

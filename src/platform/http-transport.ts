@@ -134,7 +134,7 @@ export class HttpTransport {
     let renewed: string | null = null;
     for (;;) {
       // The token first: a permit is taken only right before its request leaves, because a
-      // permit used late is what could crowd a later window (see RateLimiterOptions.margin).
+      // permit used late is what could crowd a later window (see RateLimiterOptions.lateAfterMs).
       const token = credential.kind === 'bearer' ? (renewed ?? (await credential.tokens.get())) : null;
       renewed = null;
       const waitStart = performance.now();

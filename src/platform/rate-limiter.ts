@@ -34,15 +34,18 @@ export interface RateLimiterOptions {
    * Date a permit by its request's answer (default true): the platform counts a request before it
    * answers it, so once the answer is in, the entry is moved to when the answer came, less the
    * pad the check adds back: earlier for a quick answer, later for one the platform was slow to
-   * count. The pad then covers only requests still on their way (see `dateByAnswer`).
+   * count. The pad then covers only requests still on their way (see `dateByAnswer`). Off, an
+   * answered entry keeps its grant (or its last hold), which may be earlier than the arrival:
+   * set a margin again.
    */
   dateByAnswer?: boolean;
   /**
-   * A request with no answer this many ms after its entry was last dated may still be on its way:
-   * its entry is moved to now (less the pad the check adds back), and again each time this much
-   * more passes, until it is answered or given up. Without it, an entry leaves the log a window
-   * after its permit even while its request, slow to arrive, is still counted by the platform.
-   * At most half the window is used. Unset: never held.
+   * A request still without an answer may not have arrived yet. Once its entry would leave the
+   * log less than a window after now (this many ms past the pad after its grant or last hold),
+   * the entry is moved to now less the pad, so it leaves a window after now; when the request is
+   * given up, to that moment. Without it, an entry leaves the log a window and the pad after its
+   * permit even while its request, slow to arrive, is still counted by the platform. At most
+   * half the window is used, looked at every half of it (1 s at most). Unset: never held.
    */
   holdUnansweredAfterMs?: number;
   /**
@@ -105,8 +108,10 @@ export interface RateLimiterStats {
   answerDatedLater: number;
   /** How much later, summed. */
   answerDatedLaterMs: number;
-  /** Times an entry was moved later because its request still had no answer. */
+  /** Times an entry was moved later because its request had no answer yet, or was given up. */
   unansweredHeld: number;
+  /** Permits whose requests are out now: neither answered nor given up (a gauge). */
+  unansweredOut: number;
 }
 
 /**
@@ -116,7 +121,10 @@ export interface RateLimiterStats {
 export interface Permit {
   /** The platform answered; performance.now() when the answer's head arrived. */
   answered(atMs: number): void;
-  /** No answer that bounds the arrival (a 5xx, a network failure, a timeout): held until now. */
+  /**
+   * Given up with no answer that bounds the arrival (a 5xx, a network failure, a timeout): the
+   * entry is moved to now, so the pad covers the way the request may still be on.
+   */
   unanswered(): void;
 }
 
@@ -133,7 +141,7 @@ interface Grant {
   score: number;
 }
 
-/** How often requests still without an answer are looked at (holdUnansweredAfterMs). */
+/** Most time between two looks at the requests still without an answer (holdUnansweredAfterMs). */
 const HOLD_TICK_MS = 1_000;
 
 /** How long a waiter's registration outlives the wait it was made for (a late timer, a dead process). */
@@ -217,12 +225,18 @@ export class RedisRateLimiter {
     answerDatedLater: 0,
     answerDatedLaterMs: 0,
     unansweredHeld: 0,
+    unansweredOut: 0,
   };
   /** Permits whose requests have not ended yet, and their lanes. */
   private readonly unanswered = new Map<Grant, Lane>();
   private holdTimer: NodeJS.Timeout | undefined;
-  /** holdUnansweredAfterMs, kept well inside the window so a held entry never lapses first. */
+  /**
+   * holdUnansweredAfterMs, at most half the window, and how often it is looked at (half of it, at
+   * most HOLD_TICK_MS): a hold comes at most 3/4 of the window after the pad, before the entry
+   * would leave, with a quarter of the window (4 s by default) to spare for a stalled event loop.
+   */
   private readonly holdAfterMs: number | undefined;
+  private readonly holdTickMs: number;
 
   constructor(
     private readonly redis: Redis,
@@ -241,10 +255,11 @@ export class RedisRateLimiter {
     if (!(reserve >= 0 && reserve < 1)) throw new Error('rate limiter: priorityReserve must be in [0, 1)');
     this.reserve = Math.floor(permits * reserve);
     const holdAfter = options.holdUnansweredAfterMs;
+    if (holdAfter !== undefined && !(holdAfter > 0))
+      throw new Error('rate limiter: holdUnansweredAfterMs must be a positive number of ms');
     this.holdAfterMs =
-      holdAfter === undefined
-        ? undefined
-        : Math.max(1, Math.min(holdAfter, Math.floor(options.windowMs / 2)));
+      holdAfter === undefined ? undefined : Math.max(2, Math.min(holdAfter, options.windowMs / 2));
+    this.holdTickMs = Math.min(HOLD_TICK_MS, Math.floor((this.holdAfterMs ?? 2) / 2));
     const averageGapMs = this.paddedWindowMs / permits;
     this.minGapMs = Math.max(0, Math.floor(options.minGapMs ?? averageGapMs / 4));
     // A hash tag keeps every key in one slot on a Redis Cluster.
@@ -290,41 +305,45 @@ export class RedisRateLimiter {
         this.dateByAnswer(grant, lane.lane, atMs);
       },
       unanswered: () => {
-        if (!this.unanswered.delete(grant)) return;
-        this.holdIfLater(grant, lane.lane, 0);
+        if (this.unanswered.delete(grant)) this.holdLater(grant, lane.lane, this.redisNow(grant), 0);
       },
     };
   }
 
   /**
    * The platform counts a request from when it arrives (F3), and one still without an answer may
-   * not have arrived yet: while it is out, its entry is moved to now (less the pad the check adds,
-   * so it leaves a window after now) each time holdUnansweredAfterMs passes, so the log never
-   * drops it while the platform may still count it. Without this the margin had to cover such
-   * stragglers. One timer for all of them, and no write while every request is answered quickly.
+   * not have arrived yet: while it is out, its entry is moved to now less the pad (so it leaves a
+   * window after now) before it would leave the log, again and again, so the log does not drop it
+   * while the platform may still count it; when it is given up, to that moment, so the pad covers
+   * the way it may still be on. Without this the margin had to cover such stragglers. One timer
+   * per limiter, and no write while every request is answered within holdUnansweredAfterMs.
+   * (docs/decisions.md, "The whole window: no margin, and a request without an answer is held".)
    */
   private holdWhileUnanswered(grant: Grant, lane: Lane): void {
     const afterMs = this.holdAfterMs;
     if (afterMs === undefined || this.closing.signal.aborted) return;
     this.unanswered.set(grant, lane);
-    this.holdTimer ??= setInterval(
-      () => {
-        for (const [held, heldLane] of this.unanswered) this.holdIfLater(held, heldLane, afterMs);
-      },
-      Math.min(HOLD_TICK_MS, afterMs),
-    ).unref();
+    this.holdTimer ??= setInterval(() => {
+      for (const [held, heldLane] of this.unanswered) {
+        this.holdLater(held, heldLane, this.redisNow(held) - this.options.windowPadMs, afterMs);
+      }
+    }, this.holdTickMs).unref();
   }
 
-  /** Moves a permit's entry to now less the pad, when that is at least `byMs` later than it is. */
-  private holdIfLater(grant: Grant, lane: Lane, byMs: number): void {
-    if (this.holdAfterMs === undefined || this.closing.signal.aborted) return;
-    // Redis's clock now: its reading when the permit was granted, plus the time since (+1: floored).
-    const now = grant.dueAt - grant.dueInMs + Math.ceil(performance.now() - grant.askedAt) + 1;
-    const score = now - this.options.windowPadMs;
+  /** Redis's clock now, for a permit: its reading at the grant plus the time since (+1: floored). */
+  private redisNow(grant: Grant): number {
+    return grant.dueAt - grant.dueInMs + Math.ceil(performance.now() - grant.askedAt) + 1;
+  }
+
+  /** Moves a permit's entry to `score` when that is more than `byMs` later than it is now. */
+  private holdLater(grant: Grant, lane: Lane, score: number, byMs: number): void {
     if (score - grant.score <= byMs) return;
     this.moveEntry(grant, lane, score)
       .then((moved) => {
         if (moved) this.counters.unansweredHeld++;
+        // Only a hold later than the timer allows (an event loop stalled for seconds) finds it gone.
+        else
+          this.log.warn('the rate-limit entry of an unanswered request left the window before it was held');
       })
       .catch((error: unknown) => {
         this.log.warn({ err: error }, 'could not hold the rate-limit permit of an unanswered request');
@@ -397,6 +416,9 @@ export class RedisRateLimiter {
    * now, so an entry moved later does not lapse with its key.
    */
   private moveEntry(grant: Grant, lane: Lane, score: number): Promise<boolean> {
+    // Set at once, so a move decided before this one's reply compares with it; put back if the
+    // write fails, so the next hold tries again.
+    const previous = grant.score;
     grant.score = score;
     const ttlMs = this.paddedWindowMs + LOG_OUTLIVES_WINDOW_MS;
     const batch = this.redis
@@ -405,7 +427,13 @@ export class RedisRateLimiter {
       .pexpire(this.logKey, ttlMs);
     if (lane === 'priority')
       batch.zadd(this.priorityLogKey, 'XX', score, grant.member).pexpire(this.priorityLogKey, ttlMs);
-    return batch.exec().then((replies) => replies?.[0]?.[1] === 1);
+    return batch.exec().then(
+      (replies) => replies?.[0]?.[1] === 1,
+      (error: unknown) => {
+        if (grant.score === score) grant.score = previous;
+        throw error;
+      },
+    );
   }
 
   /** A 429 arrived: pause every process for retryAfterMs (F3), and count it. */
@@ -421,15 +449,20 @@ export class RedisRateLimiter {
   }
 
   stats(): RateLimiterStats {
-    return { ...this.counters };
+    return { ...this.counters, unansweredOut: this.unanswered.size };
   }
 
-  /** Rejects waiting and future acquisitions, and stops holding other processes back. */
+  /**
+   * Rejects waiting and future acquisitions, and stops holding other processes back. Requests
+   * still out are given up here (their own give-up comes after): each entry is moved to now, on
+   * the connection before it closes, so the pad covers the way they may still be on.
+   */
   close(): void {
     if (this.closing.signal.aborted) return;
-    this.closing.abort(new LimiterClosedError());
-    clearInterval(this.holdTimer);
+    for (const [grant, lane] of this.unanswered) this.holdLater(grant, lane, this.redisNow(grant), 0);
     this.unanswered.clear();
+    clearInterval(this.holdTimer);
+    this.closing.abort(new LimiterClosedError());
     for (const lane of Object.values(this.lanes)) {
       if (lane.queued === 0) continue;
       // Best effort: a registration left behind lapses on its own (WAITER_GRACE_MS after its wait).

@@ -8,7 +8,7 @@
  * figures then show each lane's share and how long its requests took (permit wait included).
  *
  *   npx tsx test/bench/limiter-fairness.ts [--seconds 60] [--workers 4] [--concurrency 8]
- *                                          [--redis-url redis://...] [--margin 4] [--pad-ms 250]
+ *                                          [--redis-url redis://...] [--margin 0] [--pad-ms 250]
  *                                          [--priority-workers 0] [--priority-concurrency 1]
  *                                          [--priority-pace-ms 0]
  *
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
       workers: { type: 'string', default: '4' },
       concurrency: { type: 'string', default: '8' },
       'redis-url': { type: 'string' },
-      margin: { type: 'string', default: '4' },
+      margin: { type: 'string', default: '0' },
       'pad-ms': { type: 'string', default: '250' },
       'priority-workers': { type: 'string', default: '0' },
       'priority-concurrency': { type: 'string', default: '1' },
