@@ -12,10 +12,13 @@ import { useTestRedis } from '../../support/redis.ts';
  */
 const redis = useTestRedis();
 
-const WINDOW_MS = 600;
+const WINDOW_MS = 1_500;
 const PAD_MS = 100;
-/** Looked at every 75 ms: a hold comes at most 325 ms after its entry's date, which leaves at 700. */
-const HOLD_AFTER_MS = 150;
+/**
+ * Looked at every 200 ms: a hold comes at most 700 ms after its entry's date, which leaves at
+ * 1,600, so a loaded machine's late timer has 900 ms to spare.
+ */
+const HOLD_AFTER_MS = 400;
 
 /** A limiter of one permit per window on a warm connection (the script loaded, the socket open). */
 async function limiter(
@@ -55,7 +58,7 @@ async function score(egressId: string): Promise<number | undefined> {
 
 async function scoreAbove(egressId: string, above: number): Promise<number | undefined> {
   let found: number | undefined;
-  for (let tries = 0; tries < 40; tries++) {
+  for (let tries = 0; tries < 100; tries++) {
     found = await score(egressId);
     if (found !== undefined && found > above) break;
     await sleep(10);
@@ -69,16 +72,17 @@ describe('RedisRateLimiter: a request without an answer is held in the window (d
     const permit = await l.acquire();
     const grantedAt = Date.now();
     const next = l.acquire().then(() => Date.now());
-    // Three windows and pads with no answer: the entry would have left after one.
-    await sleep(3 * (WINDOW_MS + PAD_MS));
+    // Two windows and pads with no answer: the entry would have left after one.
+    await sleep(2 * (WINDOW_MS + PAD_MS));
     expect(await Promise.race([next, sleep(0, 'waiting')])).toBe('waiting');
     expect(l.stats().unansweredOut).toBe(1);
     permit.unanswered();
     const gaveUpAt = Date.now();
     const nextAt = await next;
-    // Dated when it was given up, with the pad for the way it may still be on: never sooner.
-    expect(nextAt - gaveUpAt).toBeGreaterThanOrEqual(WINDOW_MS + PAD_MS - 3);
-    expect(nextAt - grantedAt).toBeGreaterThan(3 * (WINDOW_MS + PAD_MS) + WINDOW_MS - 3);
+    // Dated when it was given up, with the pad for the way it may still be on: not the pad
+    // sooner (a timer may fire a few ms early by the wall clock on a loaded machine).
+    expect(nextAt - gaveUpAt).toBeGreaterThanOrEqual(WINDOW_MS + PAD_MS - 20);
+    expect(nextAt - grantedAt).toBeGreaterThan(2 * (WINDOW_MS + PAD_MS) + WINDOW_MS - 3);
     expect(l.stats().unansweredHeld).toBeGreaterThanOrEqual(3);
     l.close();
   });
@@ -95,16 +99,20 @@ describe('RedisRateLimiter: a request without an answer is held in the window (d
 
   it('F3: a request given up (a 5xx, a refused connection, a timeout) is dated when it was given up, so the pad covers the way it may still be on', async () => {
     const l = await limiter('given-up');
+    await score('given-up'); // the reader's connection open before the grant
     const permit = await l.acquire();
     const before = (await score('given-up'))!;
     await sleep(30);
     const gaveUpAt = Date.now();
     permit.unanswered();
     const after = await scoreAbove('given-up', before);
-    // Redis's clock and this process's are one host clock, in whole ms.
+    // Redis's clock and this process's are one host clock, in whole ms: not before the give-up
+    // (the pad is kept), and after it only by how long the permit's ask took to reach Redis.
     expect(after).toBeGreaterThanOrEqual(gaveUpAt - 3);
-    expect(after).toBeLessThanOrEqual(gaveUpAt + 50);
-    expect(l.stats()).toMatchObject({ unansweredHeld: 1, unansweredOut: 0 });
+    expect(after).toBeLessThan(gaveUpAt + 500);
+    // Counted once the write's reply is in; on a loaded machine the timer may have held it too.
+    await expect.poll(() => l.stats().unansweredHeld).toBeGreaterThanOrEqual(1);
+    expect(l.stats().unansweredOut).toBe(0);
     l.close();
   });
 
@@ -115,7 +123,7 @@ describe('RedisRateLimiter: a request without an answer is held in the window (d
     await sleep(50);
     const dated = await score('answered');
     // Past the hold and several looks of its timer, still inside the log key's lifetime.
-    await sleep(HOLD_AFTER_MS + PAD_MS + 3 * HOLD_AFTER_MS);
+    await sleep(HOLD_AFTER_MS + PAD_MS + 2 * HOLD_AFTER_MS);
     expect(await score('answered')).toBe(dated);
     const stats = l.stats();
     expect(stats.answerDated + stats.answerDatedLater).toBe(1);
@@ -125,6 +133,7 @@ describe('RedisRateLimiter: a request without an answer is held in the window (d
 
   it('close() gives up the requests still out: each entry is dated at the close, and held no more', async () => {
     const l = await limiter('closed');
+    await score('closed');
     await l.acquire();
     const before = (await score('closed'))!;
     await sleep(30);
@@ -132,10 +141,11 @@ describe('RedisRateLimiter: a request without an answer is held in the window (d
     l.close();
     const dated = await scoreAbove('closed', before);
     expect(dated).toBeGreaterThanOrEqual(closedAt - 3);
-    expect(dated).toBeLessThanOrEqual(closedAt + 50);
-    await sleep(HOLD_AFTER_MS + PAD_MS + 3 * HOLD_AFTER_MS);
+    expect(dated).toBeLessThan(closedAt + 500);
+    await sleep(HOLD_AFTER_MS + PAD_MS + 2 * HOLD_AFTER_MS);
     expect(await score('closed')).toBe(dated);
-    expect(l.stats()).toMatchObject({ unansweredHeld: 1, unansweredOut: 0 });
+    await expect.poll(() => l.stats().unansweredHeld).toBeGreaterThanOrEqual(1);
+    expect(l.stats().unansweredOut).toBe(0);
   });
 
   it('holdUnansweredAfterMs must be a positive number of ms', () => {
