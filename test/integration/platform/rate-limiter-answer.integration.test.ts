@@ -3,10 +3,11 @@ import type { RunningStub } from '@ledgersync/stub';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log.ts';
 import { runWithPriority } from '../../../src/platform/priority.ts';
-import { type RateLimiterOptions, RedisRateLimiter } from '../../../src/platform/rate-limiter.ts';
+import type { RateLimiterOptions, RedisRateLimiter } from '../../../src/platform/rate-limiter.ts';
 import { useTestRedis } from '../../support/redis.ts';
 import { maxInAnyWindow } from './support/pull-workers.ts';
 import { addClient, effects, startTestStub, testClient } from './support/stub.ts';
+import { warmLimiter } from './support/warm-limiter.ts';
 
 /**
  * docs/platform.md F3 counts a request when it arrives, and the platform answers only after
@@ -18,26 +19,10 @@ const redis = useTestRedis();
 const WINDOW_MS = 300;
 const PAD_MS = 400;
 
-/**
- * A limiter on a connection that is open and has the script loaded: on a cold one the first ask
- * waits for both after askedAt, and the answer's bound is later by that (safe, but not exact).
- */
-async function limiter(
-  egressId: string,
-  options: Partial<RateLimiterOptions> = {},
-): Promise<RedisRateLimiter> {
-  const connection = redis.connect();
-  const make = (id: string) =>
-    new RedisRateLimiter(
-      connection,
-      redis.prefix,
-      { max: 1, windowMs: WINDOW_MS, margin: 0, windowPadMs: PAD_MS, minGapMs: 0, egressId: id, ...options },
-      silentLogger,
-    );
-  const warm = make(`${egressId}-warm`);
-  await warm.acquire();
-  warm.close();
-  return make(egressId);
+/** A limiter of one permit per window on a warm connection (support/warm-limiter.ts). */
+function limiter(egressId: string, options: Partial<RateLimiterOptions> = {}): Promise<RedisRateLimiter> {
+  const told = { windowMs: WINDOW_MS, windowPadMs: PAD_MS, egressId };
+  return warmLimiter(redis.connect(), redis.prefix, { ...told, ...options });
 }
 
 const logKey = (egressId: string, log = 'log') => `${redis.prefix}:ratelimit:{${egressId}}:${log}`;

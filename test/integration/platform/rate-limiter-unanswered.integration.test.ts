@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log.ts';
 import { type RateLimiterOptions, RedisRateLimiter } from '../../../src/platform/rate-limiter.ts';
 import { useTestRedis } from '../../support/redis.ts';
+import { warmLimiter } from './support/warm-limiter.ts';
 
 /**
  * docs/platform.md F3 counts a request when it arrives. One still without an answer may not have
@@ -20,32 +21,10 @@ const PAD_MS = 100;
  */
 const HOLD_AFTER_MS = 400;
 
-/** A limiter of one permit per window on a warm connection (the script loaded, the socket open). */
-async function limiter(
-  egressId: string,
-  options: Partial<RateLimiterOptions> = {},
-): Promise<RedisRateLimiter> {
-  const connection = redis.connect();
-  const make = (id: string) =>
-    new RedisRateLimiter(
-      connection,
-      redis.prefix,
-      {
-        max: 1,
-        windowMs: WINDOW_MS,
-        margin: 0,
-        windowPadMs: PAD_MS,
-        minGapMs: 0,
-        holdUnansweredAfterMs: HOLD_AFTER_MS,
-        egressId: id,
-        ...options,
-      },
-      silentLogger,
-    );
-  const warm = make(`${egressId}-warm`);
-  await warm.acquire();
-  warm.close();
-  return make(egressId);
+/** A limiter of one permit per window on a warm connection. */
+function limiter(egressId: string, options: Partial<RateLimiterOptions> = {}): Promise<RedisRateLimiter> {
+  const told = { windowMs: WINDOW_MS, windowPadMs: PAD_MS, holdUnansweredAfterMs: HOLD_AFTER_MS, egressId };
+  return warmLimiter(redis.connect(), redis.prefix, { ...told, ...options });
 }
 
 let reader: ReturnType<typeof redis.connect> | undefined;
