@@ -312,7 +312,9 @@ export function judge(
       scale: p.scale,
       rateLimit: `${p.rule.rateMax} per ${p.rule.rateWindowMs} ms`,
       latencyMs: p.rule.latencyMs,
-      clientLimiter: p.limiter ?? 'product defaults (max 200, window 10 s, margin 4, pad 250 ms)',
+      clientLimiter:
+        p.limiter ??
+        `product defaults (max ${DEFAULT_LIMITER.max}, window ${DEFAULT_LIMITER.windowMs / 1000} s, margin ${DEFAULT_LIMITER.margin}, pad ${DEFAULT_LIMITER.windowPadMs} ms)`,
       slices: p.slices ?? `product default ${SYNC_DEFAULTS.slices}`,
       readAhead: p.readAhead ?? `product default ${SYNC_DEFAULTS.readAhead}`,
       pageConcurrency: p.pageConcurrency ?? `product default ${SYNC_DEFAULTS.pageConcurrency}`,

@@ -149,7 +149,7 @@ export class HttpTransport {
         throw error;
       }
       // A 5xx may come from a gateway before the platform counted the request: it does not bound
-      // the arrival, so the permit is held until now like one that got no answer at all.
+      // the arrival, so the permit is given up like one that got no answer at all (dated now).
       if (outcome.kind === 'response' && outcome.response.status < 500) permit.answered(outcome.answeredAt);
       else permit.unanswered();
       this.notify(prepared, outcome, sentAt - waitStart, performance.now() - sentAt);

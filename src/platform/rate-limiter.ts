@@ -40,12 +40,13 @@ export interface RateLimiterOptions {
    */
   dateByAnswer?: boolean;
   /**
-   * A request still without an answer may not have arrived yet. Once its entry would leave the
-   * log less than a window after now (this many ms past the pad after its grant or last hold),
-   * the entry is moved to now less the pad, so it leaves a window after now; when the request is
-   * given up, to that moment. Without it, an entry leaves the log a window and the pad after its
-   * permit even while its request, slow to arrive, is still counted by the platform. At most
-   * half the window is used, looked at every half of it (1 s at most). Unset: never held.
+   * A request still without an answer may not have arrived yet. Once this many ms have passed
+   * beyond the pad since its entry's date (its grant or its last hold), the entry is moved to now
+   * less the pad, so it leaves a window after now; when the request is given up, to that moment,
+   * so it leaves a window and the pad after it. Without it, an entry leaves the log a window and
+   * the pad after its permit even while its request, slow to arrive, is still counted by the
+   * platform. At most half the window is used, looked at every half of it (1 s at most). Unset:
+   * never held, and a give-up dates nothing (set a margin again).
    */
   holdUnansweredAfterMs?: number;
   /**
@@ -122,8 +123,9 @@ export interface Permit {
   /** The platform answered; performance.now() when the answer's head arrived. */
   answered(atMs: number): void;
   /**
-   * Given up with no answer that bounds the arrival (a 5xx, a network failure, a timeout): the
-   * entry is moved to now, so the pad covers the way the request may still be on.
+   * Given up with no answer that bounds the arrival (a 5xx, a network failure, a timeout): with
+   * holdUnansweredAfterMs set, the entry is moved to now, so the pad covers the way the request
+   * may still be on.
    */
   unanswered(): void;
 }
@@ -137,7 +139,7 @@ interface Grant {
   dueInMs: number;
   /** performance.now() when the permit was asked for: the earliest the reply can date from. */
   askedAt: number;
-  /** Its score in the log now (dueAt, or later once moved as late). */
+  /** Its score in the log now: dueAt, or where it was moved since (late, answered, held). */
   score: number;
 }
 
@@ -232,8 +234,9 @@ export class RedisRateLimiter {
   private holdTimer: NodeJS.Timeout | undefined;
   /**
    * holdUnansweredAfterMs, at most half the window, and how often it is looked at (half of it, at
-   * most HOLD_TICK_MS): a hold comes at most 3/4 of the window after the pad, before the entry
-   * would leave, with a quarter of the window (4 s by default) to spare for a stalled event loop.
+   * most HOLD_TICK_MS): a hold comes at most 3/4 of the window past the pad after the entry's
+   * date, so at least a quarter of the window before the entry would leave (4 s by default: a
+   * 5 s hold looked at every 1 s in a 10 s window) for a stalled event loop.
    */
   private readonly holdAfterMs: number | undefined;
   private readonly holdTickMs: number;
@@ -244,6 +247,7 @@ export class RedisRateLimiter {
     private readonly options: RateLimiterOptions,
     private readonly log: Logger,
   ) {
+    if (!(options.windowMs > 0)) throw new Error('rate limiter: windowMs must be a positive number of ms');
     const permits = options.max - options.margin;
     if (permits < 1) throw new Error('rate limiter: max - margin must be at least 1');
     this.permits = permits;
@@ -340,10 +344,14 @@ export class RedisRateLimiter {
     if (score - grant.score <= byMs) return;
     this.moveEntry(grant, lane, score)
       .then((moved) => {
-        if (moved) this.counters.unansweredHeld++;
-        // Only a hold later than the timer allows (an event loop stalled for seconds) finds it gone.
-        else
-          this.log.warn('the rate-limit entry of an unanswered request left the window before it was held');
+        if (moved) {
+          this.counters.unansweredHeld++;
+          return;
+        }
+        // Only a hold later than the timer allows (an event loop stalled for seconds) finds it
+        // gone; an entry gone stays gone (XX), so it is not looked at again.
+        this.unanswered.delete(grant);
+        this.log.warn('the rate-limit entry of an unanswered request left the window before it was held');
       })
       .catch((error: unknown) => {
         this.log.warn({ err: error }, 'could not hold the rate-limit permit of an unanswered request');

@@ -71,7 +71,8 @@ describe('RedisRateLimiter: a request without an answer is held in the window (d
     await l.acquire();
     const grantedAt = Date.now();
     await l.acquire();
-    expect(Date.now() - grantedAt).toBeLessThan(WINDOW_MS + PAD_MS + 300);
+    // A window and the pad, give or take a late timer: far sooner than a held entry would let it.
+    expect(Date.now() - grantedAt).toBeLessThan(WINDOW_MS + PAD_MS + 1_000);
     expect(l.stats()).toMatchObject({ unansweredHeld: 0, unansweredOut: 0 });
     l.close();
   });
@@ -80,15 +81,13 @@ describe('RedisRateLimiter: a request without an answer is held in the window (d
     const l = await limiter('given-up');
     await score('given-up'); // the reader's connection open before the grant
     const permit = await l.acquire();
-    const before = (await score('given-up'))!;
+    const grantedAt = (await score('given-up'))!;
     await sleep(30);
-    const gaveUpAt = Date.now();
     permit.unanswered();
-    const after = await scoreAbove('given-up', before);
-    // Redis's clock and this process's are one host clock, in whole ms: not before the give-up
-    // (the pad is kept), and after it only by how long the permit's ask took to reach Redis.
-    expect(after).toBeGreaterThanOrEqual(gaveUpAt - 3);
-    expect(after).toBeLessThan(gaveUpAt + 500);
+    // In Redis's clock: at least the 30 ms out after the grant, so the pad is kept (dated the pad
+    // sooner, it would be earlier than the grant and not moved at all).
+    const after = await scoreAbove('given-up', grantedAt);
+    expect(after! - grantedAt).toBeGreaterThanOrEqual(30);
     // Counted once the write's reply is in; on a loaded machine the timer may have held it too.
     await expect.poll(() => l.stats().unansweredHeld).toBeGreaterThanOrEqual(1);
     expect(l.stats().unansweredOut).toBe(0);
@@ -114,13 +113,11 @@ describe('RedisRateLimiter: a request without an answer is held in the window (d
     const l = await limiter('closed');
     await score('closed');
     await l.acquire();
-    const before = (await score('closed'))!;
+    const grantedAt = (await score('closed'))!;
     await sleep(30);
-    const closedAt = Date.now();
     l.close();
-    const dated = await scoreAbove('closed', before);
-    expect(dated).toBeGreaterThanOrEqual(closedAt - 3);
-    expect(dated).toBeLessThan(closedAt + 500);
+    const dated = await scoreAbove('closed', grantedAt);
+    expect(dated! - grantedAt).toBeGreaterThanOrEqual(30);
     await sleep(HOLD_AFTER_MS + PAD_MS + 2 * HOLD_AFTER_MS);
     expect(await score('closed')).toBe(dated);
     await expect.poll(() => l.stats().unansweredHeld).toBeGreaterThanOrEqual(1);
