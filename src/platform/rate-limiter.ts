@@ -334,9 +334,18 @@ export class RedisRateLimiter {
     }, this.holdTickMs).unref();
   }
 
-  /** Redis's clock now, for a permit: its reading at the grant plus the time since (+1: floored). */
+  /** Redis's clock now, for a permit (see redisClockAt). */
   private redisNow(grant: Grant): number {
-    return grant.dueAt - grant.dueInMs + Math.ceil(performance.now() - grant.askedAt) + 1;
+    return this.redisClockAt(grant, performance.now());
+  }
+
+  /**
+   * Redis's clock at `atMs` (this process's monotonic clock), for a permit: its reading when the
+   * script ran (dueAt - dueInMs, after askedAt) plus the time since the ask, +1 because Redis's
+   * clock is read in whole ms, floored. Never earlier than the true reading: the safe side.
+   */
+  private redisClockAt(grant: Grant, atMs: number): number {
+    return grant.dueAt - grant.dueInMs + Math.ceil(atMs - grant.askedAt) + 1;
   }
 
   /** Moves a permit's entry to `score` when that is more than `byMs` later than it is now. */
@@ -373,8 +382,7 @@ export class RedisRateLimiter {
    */
   private dateByAnswer(grant: Grant, lane: Lane, answeredAt: number): void {
     if (this.options.dateByAnswer === false || this.closing.signal.aborted) return;
-    // +1: Redis's clock is read in whole ms, floored.
-    const arrivedBy = grant.dueAt - grant.dueInMs + Math.ceil(answeredAt - grant.askedAt) + 1;
+    const arrivedBy = this.redisClockAt(grant, answeredAt);
     const score = arrivedBy - this.options.windowPadMs;
     const movedBy = score - grant.score;
     if (movedBy === 0) return;

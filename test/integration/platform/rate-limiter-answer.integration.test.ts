@@ -5,6 +5,7 @@ import { silentLogger } from '../../../src/log.ts';
 import { runWithPriority } from '../../../src/platform/priority.ts';
 import type { RateLimiterOptions, RedisRateLimiter } from '../../../src/platform/rate-limiter.ts';
 import { useTestRedis } from '../../support/redis.ts';
+import { pollUntil } from './support/poll-until.ts';
 import { maxInAnyWindow } from './support/pull-workers.ts';
 import { addClient, effects, startTestStub, testClient } from './support/stub.ts';
 import { warmLimiter } from './support/warm-limiter.ts';
@@ -37,12 +38,11 @@ async function scores(key: string): Promise<number[]> {
 
 /** The log's first score once it is below `below` (the dating is not awaited), or what it is after 200 ms. */
 async function firstScoreBelow(key: string, below: number): Promise<number | undefined> {
-  let first: number | undefined;
-  for (let tries = 0; tries < 20; tries++) {
-    [first] = await scores(key);
-    if (first !== undefined && first < below) break;
-    await sleep(10);
-  }
+  const [first] = await pollUntil(
+    () => scores(key),
+    ([score]) => score !== undefined && score < below,
+    20,
+  );
   return first;
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log.ts';
 import { type RateLimiterOptions, RedisRateLimiter } from '../../../src/platform/rate-limiter.ts';
 import { useTestRedis } from '../../support/redis.ts';
+import { pollUntil } from './support/poll-until.ts';
 import { warmLimiter } from './support/warm-limiter.ts';
 
 /**
@@ -36,13 +37,11 @@ async function score(egressId: string): Promise<number | undefined> {
 }
 
 async function scoreAbove(egressId: string, above: number): Promise<number | undefined> {
-  let found: number | undefined;
-  for (let tries = 0; tries < 100; tries++) {
-    found = await score(egressId);
-    if (found !== undefined && found > above) break;
-    await sleep(10);
-  }
-  return found;
+  return pollUntil(
+    () => score(egressId),
+    (found) => found !== undefined && found > above,
+    100,
+  );
 }
 
 describe('RedisRateLimiter: a request without an answer is held in the window (docs/platform.md F3)', () => {
