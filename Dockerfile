@@ -48,5 +48,5 @@ USER node
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.SERVER_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Heap settings: src/infra/heap-flags.ts (kept equal by test/unit/infra/heap-flags.unit.test.ts).
-ENTRYPOINT ["node", "--max-semi-space-size=16", "--max-old-space-size=192", "dist/src/cli.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=16", "--max-old-space-size=192", "--heap-growing-percent=100", "dist/src/cli.js"]
 CMD ["worker"]

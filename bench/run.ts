@@ -14,6 +14,8 @@
  *   --slices N --read-ahead N   override the tuned values of scenarios 1 and 3
  *   --page-concurrency N  pages the pipeline writes at once (scenarios 1, 2, 3, 5; default: its own)
  *   --memory-objects N  objects of scenario 5 (full run default 1,000,000)
+ *   --worker-flags=F    node flags for the worker children, after the product's heap flags (which
+ *                       they can override: --worker-flags=--heap-growing-percent=0 runs V8's default)
  */
 import { parseArgs } from 'node:util';
 import { openBenchServices } from './lib/context.ts';
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     'read-ahead': { type: 'string' },
     'page-concurrency': { type: 'string' },
     'memory-objects': { type: 'string' },
+    'worker-flags': { type: 'string' },
   },
   strict: true,
 });
@@ -45,6 +48,8 @@ const tuning = {
   pageConcurrency: values['page-concurrency'] === undefined ? undefined : Number(values['page-concurrency']),
   memoryObjects: values['memory-objects'] === undefined ? undefined : Number(values['memory-objects']),
 };
+// Read by lib/worker-run.ts, which starts every worker child.
+if (values['worker-flags']) process.env.BENCH_WORKER_FLAGS = values['worker-flags'];
 const machine = describeMachine();
 const startedAt = new Date();
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);

@@ -45,8 +45,12 @@ export function startWorker(
   const ready = new Promise<void>((resolve) => {
     onReady = resolve;
   });
-  // The product's heap settings, as its entry points apply them.
-  const nodeFlags: string[] = [...HEAP_FLAGS];
+  // The product's heap settings, as its entry points apply them; then any the run was given
+  // (`--worker-flags`), which override them: V8 takes a flag's last value.
+  const nodeFlags: string[] = [
+    ...HEAP_FLAGS,
+    ...(process.env.BENCH_WORKER_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
+  ];
   if (options.cpuProfileDir) {
     mkdirSync(options.cpuProfileDir, { recursive: true });
     nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`);
