@@ -9,9 +9,9 @@
  *
  * The cap also sets how far the old generation may grow past what a full collection leaves: under
  * a cap this small, V8 collects again at about 1.4 times that (34 MB left, collected again at
- * 49 MB; `--trace-gc`). Pages read ahead live long enough to be
- * promoted, so the old generation refilled every half second and its full collections (marked on
- * a second thread, beside PostgreSQL) took about a sixth of the worker's CPU. Twice what is left
+ * 49 MB; `--trace-gc`). Pages read ahead live long enough to be promoted, so the old generation
+ * refilled every half second and its full collections (marked on a second thread, beside
+ * PostgreSQL) took about a sixth of the worker's CPU. Twice what is left
  * (`--heap-growing-percent=100`) collects a third as often: the raw pipeline's worker used 15-22 %
  * less CPU and moved 8-14 % more objects a second, for 20-30 MB more RSS (docs/decisions.md,
  * "Heap settings for the long-running commands").

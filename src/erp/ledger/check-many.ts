@@ -5,6 +5,7 @@ import type { CheckResult, ErpWrite, WriteResult } from '../types.ts';
 import { readBatchView } from './context.ts';
 import type { BillRow } from './model.ts';
 import type { PostManyDeps } from './post-many.ts';
+import { ledgerChart } from './posting-chart.ts';
 import { keyOf } from './postings.ts';
 import { planOne } from './write-batch.ts';
 
@@ -40,6 +41,7 @@ export async function checkMany(deps: PostManyDeps, raw: readonly unknown[]): Pr
       const { existing, ctx } = view;
       for (const [objectId, bill] of acceptedBills)
         if (!ctx.bills.has(objectId)) ctx.bills.set(objectId, bill);
+      const chart = ledgerChart(ctx);
       for (const { index, input } of chunk) {
         const accepted = (replayed: boolean): CheckResult => ({
           ok: true,
@@ -51,7 +53,7 @@ export async function checkMany(deps: PostManyDeps, raw: readonly unknown[]): Pr
           out[index] = accepted(true);
           continue;
         }
-        const planned = planOne(input, ctx);
+        const planned = planOne(input, chart);
         if ('refused' in planned) {
           out[index] = planned.refused;
           continue;

@@ -1,6 +1,4 @@
 import type { ChartAccount, ChartTaxCode, PostingChart } from '../core/chart-view.ts';
-import type { Outcome } from '../core/outcome.ts';
-import { type PlannedEntry, planEntry } from '../core/plan.ts';
 import type { PostingInput } from '../types.ts';
 import { type AccountRow, optionKey, type PostingContext, type TaxCodeRow } from './model.ts';
 import { LEDGER_TERMS, monthName } from './terms.ts';
@@ -8,12 +6,12 @@ import { LEDGER_TERMS, monthName } from './terms.ts';
 /**
  * A batch's PostingContext as the posting core's neutral view of the books. Lookups read the
  * context as it is, so a planned payment shrinks what is open on its bill for the payments
- * after it in the batch. The view of an account or a tax code is made once per row the context
- * holds, not at every look-up: a write looks its accounts up three times or more, and making
- * them anew took a third of the ledger's planning.
+ * after it in the batch. A batch makes it once for all its writes, and the view of an account or
+ * a tax code once per row the context holds, not at every look-up: a write looks its accounts up
+ * three times or more, and making them anew took a third of the ledger's planning.
  */
 
-function ledgerChart(ctx: PostingContext): PostingChart {
+export function ledgerChart(ctx: PostingContext): PostingChart {
   const accountViews = new WeakMap<AccountRow, ChartAccount>();
   const taxCodeViews = new WeakMap<TaxCodeRow, ChartTaxCode>();
   return {
@@ -84,17 +82,4 @@ function fieldOf(ctx: PostingContext, id: string) {
   if (!f) return undefined;
   const required = { kinds: f.requiredFor as PostingInput['kind'][], incomeStatementOnly: false };
   return { id: f.id, name: f.name, active: f.active, hasOptions: f.inputType === 'SINGLE_CHOICE', required };
-}
-
-/** One view per batch's context, shared by the batch's writes. */
-const charts = new WeakMap<PostingContext, PostingChart>();
-
-/** The journal entry for one object, or the refusal a bookkeeper reads. */
-export function planPosting(input: PostingInput, ctx: PostingContext): Outcome<PlannedEntry> {
-  let chart = charts.get(ctx);
-  if (!chart) {
-    chart = ledgerChart(ctx);
-    charts.set(ctx, chart);
-  }
-  return planEntry(input, chart);
 }

@@ -1,11 +1,13 @@
 import type { Sql } from 'postgres';
 import type { Indexed } from '../core/batch.ts';
+import type { PostingChart } from '../core/chart-view.ts';
+import { planEntry } from '../core/plan.ts';
 import type { DefaultRole } from '../core/roles.ts';
 import type { ErpWrite, WriteResult } from '../types.ts';
 import { readBatchView } from './context.ts';
 import { writePlanned } from './insert-journal.ts';
-import type { Planned, PostingContext } from './model.ts';
-import { planPosting } from './posting-chart.ts';
+import type { Planned } from './model.ts';
+import { ledgerChart } from './posting-chart.ts';
 import { keyOf, type PostingRow, readPostings } from './postings.ts';
 import type { LedgerTables } from './tables.ts';
 
@@ -37,17 +39,17 @@ function success(input: ErpWrite, row: PostingRow, replayed: boolean, opts: Batc
   };
 }
 
-/** Plans one write against the batch's view of the books; a refusal is a result. */
+/** Plans one write against the batch's view of the books (ledgerChart); a refusal is a result. */
 export function planOne(
   input: ErpWrite,
-  ctx: PostingContext,
+  chart: PostingChart,
 ): { planned: Planned } | { refused: WriteResult } {
   if (input.kind === 'vendor') {
     return {
       planned: { kind: 'vendor', objectId: input.objectId, name: input.name, code: input.code ?? '' },
     };
   }
-  const planned = planPosting(input, ctx);
+  const planned = planEntry(input, chart);
   if (planned.ok) return { planned: planned.value };
   return { refused: { ok: false, kind: input.kind, objectId: input.objectId, error: planned.error } };
 }
@@ -66,6 +68,7 @@ async function plan(
     items.map((i) => i.input),
     opts.defaults,
   );
+  const chart = ledgerChart(ctx);
   const accepted: Accepted[] = [];
   for (const item of items) {
     const row = existing.get(keyOf(item.input));
@@ -73,7 +76,7 @@ async function plan(
       results.set(item.index, success(item.input, row, true, opts));
       continue;
     }
-    const outcome = planOne(item.input, ctx);
+    const outcome = planOne(item.input, chart);
     if ('planned' in outcome) accepted.push({ ...item, planned: outcome.planned });
     else results.set(item.index, outcome.refused);
   }

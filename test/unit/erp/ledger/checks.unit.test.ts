@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planPosting } from '../../../../src/erp/ledger/posting-chart.ts';
 import type { PostingInput } from '../../../../src/erp/types.ts';
-import { card, codedLine, header, ledgerContext } from './ledger-context.ts';
+import { card, codedLine, header, ledgerContext, planPosting } from './ledger-context.ts';
 
 function refusal(input: PostingInput, ctx = ledgerContext()) {
   const result = planPosting(input, ctx);

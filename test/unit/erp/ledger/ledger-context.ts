@@ -1,5 +1,8 @@
+import type { Outcome } from '../../../../src/erp/core/outcome.ts';
+import { type PlannedEntry, planEntry } from '../../../../src/erp/core/plan.ts';
 import type { AccountRow, PostingContext } from '../../../../src/erp/ledger/model.ts';
 import { optionKey } from '../../../../src/erp/ledger/model.ts';
+import { ledgerChart } from '../../../../src/erp/ledger/posting-chart.ts';
 import type { CodedLine, PostingInput } from '../../../../src/erp/types.ts';
 
 /** A small in-memory chart for the ledger's pure checks and rules. */
@@ -152,4 +155,9 @@ export function codedLine(amountMinor: number, extra: Partial<CodedLine> = {}): 
 export function card(lines: CodedLine[], extra: Partial<PostingInput> = {}): PostingInput {
   const totalMinor = lines.reduce((s, l) => s + l.amountMinor, 0);
   return { kind: 'card_transaction', ...header, totalMinor, lines, ...extra } as PostingInput;
+}
+
+/** One write planned against a context, as a ledger batch plans each of its writes. */
+export function planPosting(input: PostingInput, ctx: PostingContext): Outcome<PlannedEntry> {
+  return planEntry(input, ledgerChart(ctx));
 }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlannedEntry } from '../../../../src/erp/core/plan.ts';
-import { planPosting } from '../../../../src/erp/ledger/posting-chart.ts';
 import type { PostingInput } from '../../../../src/erp/types.ts';
-import { card, codedLine, header, ledgerContext } from './ledger-context.ts';
+import { card, codedLine, header, ledgerContext, planPosting } from './ledger-context.ts';
 
 function planned(input: PostingInput, ctx = ledgerContext()): PlannedEntry {
   const result = planPosting(input, ctx);
