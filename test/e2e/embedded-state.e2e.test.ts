@@ -2,7 +2,10 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedPostgres } from '../../src/infra/index.ts';
+import { createLogger } from '../../src/log.ts';
 import { BIN, runCli } from '../support/cli.ts';
 
 /**
@@ -93,5 +96,24 @@ describe('embedded servers survive a kill at any instant', () => {
     expect((await migrate()).code).toBe(0);
     await writeFile(join(dataDir, 'redis', 'server.json'), '');
     expect((await migrate()).code).toBe(0);
+  }, 120_000);
+
+  it('the cluster it made compares text by code point, through the builtin C.UTF-8 locale', async () => {
+    const server = await startEmbeddedPostgres(join(dataDir, 'pg'), createLogger({ level: 'silent' }));
+    const sql = postgres(server.url, { max: 1, onnotice: () => {} });
+    try {
+      const [database] = await sql<{ provider: string; locale: string | null }[]>`
+        select datlocprovider as provider, datlocale as locale from pg_database where datname = current_database()`;
+      expect(database).toEqual({ provider: 'b', locale: 'C.UTF-8' });
+      // The order glibc's C.UTF-8 gave before: capitals first, then accented letters after z.
+      const [sorted] = await sql<{ words: string[] }[]>`
+        select array_agg(w order by w) as words from unnest(array['b', 'é', 'B', 'a', 'Z']) as w`;
+      expect(sorted?.words).toEqual(['B', 'Z', 'a', 'b', 'é']);
+      const [upper] = await sql<{ word: string }[]>`select upper('é') as word`;
+      expect(upper?.word).toBe('É');
+    } finally {
+      await sql.end({ timeout: 5 });
+      await server.stop();
+    }
   }, 120_000);
 });
