@@ -10,6 +10,9 @@ import type { LedgerTables } from './tables.ts';
  * journal entry, lines, bill, payment or vendor. One statement is atomic without a transaction
  * and costs one round trip whatever the batch size; foreign keys and the balance trigger are
  * checked at its end. Rows travel as JSON parameters, joined back to the claim by (kind, object id).
+ * Nested objects (a line's dimensions, an entry's counterpart) are read as text and cast to jsonb:
+ * json_to_recordset converting them into a jsonb column itself took half again as long for the
+ * same rows (docs/decisions.md, "Reading the ledger's JSON rows").
  *
  * Returns the postings rows claimed; a key missing from the answer was posted by a concurrent
  * call first (the claim waited for it on the unique index, then did nothing).
@@ -103,17 +106,17 @@ export async function writePlanned(
       returning id, kind, object_id, reference_id, posted_at
     ), entries as (
       insert into ${t.journal_entries} (id, entity_id, entry_date, currency, memo, source_kind, source_object_id, counterpart)
-      select c.id, r.entity_id, r.entry_date, r.currency, r.memo, c.kind, c.object_id, r.counterpart
+      select c.id, r.entity_id, r.entry_date, r.currency, r.memo, c.kind, c.object_id, r.counterpart::jsonb
         from json_to_recordset(${entries}::text::json) as r(kind text, object_id text,
-             entity_id text, entry_date date, currency text, memo text, counterpart jsonb)
+             entity_id text, entry_date date, currency text, memo text, counterpart text)
         join claimed c on c.kind = r.kind and c.object_id = r.object_id
     ), lines as (
       insert into ${t.journal_lines} (entry_id, line_no, account_id, amount, vendor_id, tax_code_id, tax_rate_id, dimensions, memo)
       select c.id, r.line_no, r.account_id, r.amount, r.vendor_id, r.tax_code_id, r.tax_rate_id,
-             coalesce(r.dimensions, '{}'::jsonb), coalesce(r.memo, '')
+             coalesce(r.dimensions::jsonb, '{}'::jsonb), coalesce(r.memo, '')
         from json_to_recordset(${lines}::text::json) as r(kind text, object_id text,
              line_no integer, account_id text, amount bigint, vendor_id text, tax_code_id text,
-             tax_rate_id text, dimensions jsonb, memo text)
+             tax_rate_id text, dimensions text, memo text)
         join claimed c on c.kind = r.kind and c.object_id = r.object_id
     ), bills as (
       insert into ${t.bills} (id, vendor_id, invoice_number, due_date, currency, total)

@@ -125,4 +125,32 @@ describe('ledger writes', () => {
     expect(results.filter((r) => !r.ok)).toEqual([]);
     expect(results.map((r) => r.objectId)).toEqual(mix.map((m) => m.objectId));
   });
+
+  it("keeps an entry's counterpart and each line's dimensions as posted, and none as none", async () => {
+    const t = ledgerTables(db.sql, schema);
+    const [option] = await db.sql<{ id: string }[]>`
+      select id from ${t.field_options} where field_id = 'department' and active order by id limit 1`;
+    const counterpart = { role: 'vendor' as const, id: 'ven-00002', name: 'Café "Zoë" \\ Sons' };
+    const results = await erp.postMany([
+      card('kept-coding', {
+        counterpart,
+        totalMinor: 3_000,
+        lines: [line(1_000, { dimensions: { department: option!.id } }), line(2_000)],
+      }),
+      card('kept-none'),
+    ]);
+    expect(results.map((r) => r.ok)).toEqual([true, true]);
+    const entries = await db.sql<{ source_object_id: string; counterpart: unknown }[]>`
+      select source_object_id, counterpart from ${t.journal_entries}
+       where source_object_id in ('kept-coding', 'kept-none') order by source_object_id`;
+    expect(entries).toEqual([
+      { source_object_id: 'kept-coding', counterpart },
+      { source_object_id: 'kept-none', counterpart: null },
+    ]);
+    const lines = await db.sql<{ dimensions: unknown }[]>`
+      select l.dimensions from ${t.journal_lines} l join ${t.journal_entries} e on e.id = l.entry_id
+       where e.source_object_id = 'kept-coding' and l.amount > 0 order by l.line_no`;
+    // The coded lines are the debits; the card's credit line carries no dimensions either.
+    expect(lines.map((l) => l.dimensions)).toEqual([{ department: option!.id }, {}]);
+  });
 });
