@@ -86,6 +86,7 @@ describe('database rules of the ledger', () => {
     ];
     await expect(db.sql`insert into ${t.journal_lines} ${db.sql(orphan)}`).rejects.toMatchObject({
       code: '23503',
+      message: 'journal entry 999999 does not exist',
     });
   });
 
@@ -96,6 +97,18 @@ describe('database rules of the ledger', () => {
       db.sql`insert into ${t.journal_entries} (id, entity_id, entry_date, currency, source_kind, source_object_id)
              values (${posting!.id}, 'ent-us', '2025-01-10', 'USD', 'card_transaction', 'db-other')`,
     ).rejects.toMatchObject({ code: '23503', message: expect.stringContaining('does not match a posting') });
+    // An entry whose id no posting has, and one naming an entity the books do not know.
+    await expect(
+      db.sql`insert into ${t.journal_entries} (id, entity_id, entry_date, currency, source_kind, source_object_id)
+             values (987654321, 'ent-us', '2025-01-10', 'USD', 'card_transaction', 'db-trace')`,
+    ).rejects.toMatchObject({
+      code: '23503',
+      message: 'journal entry 987654321 does not match a posting of card_transaction db-trace',
+    });
+    await expect(
+      db.sql`insert into ${t.journal_entries} (id, entity_id, entry_date, currency, source_kind, source_object_id)
+             values (${posting!.id}, 'ent-nope', '2025-01-10', 'USD', 'card_transaction', 'db-trace')`,
+    ).rejects.toMatchObject({ code: '23503', message: 'entity ent-nope does not exist' });
   });
 
   it('never deletes what the journal refers to', async () => {
