@@ -59,7 +59,8 @@ async function openEntities(
  * `sync transactions` of 2,000 card transactions into Tryton (the test books, a trytond of the
  * benchmark's own with BENCH_TRYTON_WORKERS processes, default 2), the stub without a rate limit,
  * three times on fresh objects: the median objects/s, and the worker's CPU against Tryton's.
- * BENCH_TRYTON_CONCURRENCY sets the adapter's calls in flight (default: the adapter's).
+ * BENCH_TRYTON_CONCURRENCY sets the adapter's calls in flight, BENCH_TRYTON_BATCH its records per
+ * create call (default: the adapter's, for both).
  */
 export async function trytonPosting(ctx: BenchContext, _tuning: Tuning): Promise<ScenarioResult> {
   const started = Date.now();
@@ -69,6 +70,7 @@ export async function trytonPosting(ctx: BenchContext, _tuning: Tuning): Promise
   const objects = ctx.quick ? 500 : 2_000;
   const workers = Number(process.env.BENCH_TRYTON_WORKERS ?? 2);
   const concurrency = Number(process.env.BENCH_TRYTON_CONCURRENCY ?? DEFAULT_TRYTON_CONCURRENCY);
+  const batchSize = process.env.BENCH_TRYTON_BATCH ? Number(process.env.BENCH_TRYTON_BATCH) : undefined;
   const database = `bench_tryton_${ctx.runId}`;
   // The shared trytond sets up the test books' template (once); the run has a trytond of its own.
   await cloneTestDatabase(ctx.databaseUrl, await ensureTrytonServer(ctx.databaseUrl), database);
@@ -82,7 +84,7 @@ export async function trytonPosting(ctx: BenchContext, _tuning: Tuning): Promise
         rule: { rateMax: 0, rateWindowMs: 10_000, latencyMs: 0 },
         ledger: false,
         erp: {
-          tryton: { kind: 'tryton', ...connection, concurrency },
+          tryton: { kind: 'tryton', ...connection, concurrency, ...(batchSize ? { batchSize } : {}) },
           chart: async () => ({
             gl_accounts: ['6020', '6040', '6060', '6080'].map(books.accountId),
             vendors: books.supplierIds,
