@@ -19,9 +19,9 @@ import { failure, type Model, postDrafts, success, type WriteDeps, writeOne } fr
  * Tryton runs each call in one transaction, so a record it refuses rolls back the whole call.
  * A refused create wrote nothing, so the batch is split in halves and each half written as a
  * batch again, down to the refused record alone: one bad record among a hundred costs about
- * twenty calls, not the two hundred of a hundred single writes. A refused post leaves the batch's drafts: its
- * items are written alone (writeOne) after a look-up of what Tryton holds for them, which
- * finishes or discards each draft. Either way a refused object fails alone, with the message a
+ * twenty calls, not the two hundred of a hundred single writes. A refused post leaves the batch's
+ * drafts: its items are written alone (writeOne) after a look-up of what Tryton holds for them,
+ * which finishes or discards each draft. Either way a refused object fails alone, with the message a
  * lone write gets, and never its neighbours. A call without an answer (a timeout, a dropped
  * connection) may still commit: its items fail as transient and the next sync's look-up finds
  * whatever it wrote (lookup.ts), never posting twice.
