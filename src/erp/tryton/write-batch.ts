@@ -18,11 +18,13 @@ import { failure, type Model, postDrafts, success, type WriteDeps, writeOne } fr
  *
  * Tryton runs each call in one transaction, so a record it refuses rolls back the whole call.
  * A refused create wrote nothing, so the batch is split in halves and each half written as a
- * batch again, down to the refused record alone: one bad record among a hundred costs about
- * twenty calls, not the two hundred of a hundred single writes. A refused post leaves the batch's
- * drafts: its items are written alone (writeOne) after a look-up of what Tryton holds for them,
- * which finishes or discards each draft. Either way a refused object fails alone, with the message a
- * lone write gets, and never its neighbours. A call without an answer (a timeout, a dropped
+ * batch again, and a refused part of SPLIT_MAX_ALONE or fewer records one record at a time: one
+ * bad record among a hundred costs 24 to 26 calls, not the two hundred of a hundred single
+ * writes, and a batch Tryton refuses whole 131 creates (199 if halved down to single records,
+ * 101 if written singly at once). A refused post leaves the batch's drafts: its items are written
+ * alone (writeOne) after a look-up of what Tryton holds for them, which finishes or discards each
+ * draft. Either way a refused object fails alone, with the message a lone write gets, and never
+ * its neighbours. A call without an answer (a timeout, a dropped
  * connection) may still commit: its items fail as transient and the next sync's look-up finds
  * whatever it wrote (lookup.ts), never posting twice.
  */
@@ -33,6 +35,16 @@ import { failure, type Model, postDrafts, success, type WriteDeps, writeOne } fr
  * whose pages of 50 to 60 new moves paid a second create and post for their last few (docs/tryton.md).
  */
 export const TRYTON_BATCH_SIZE = 100;
+
+/** A refused part of at most this many records is written a record at a time, not halved again. */
+const SPLIT_MAX_ALONE = 8;
+
+/** The parts a refused batch is written in next: halves, or its records one by one once small. */
+function partsOfRefused(batch: readonly Planned[]): (readonly Planned[])[] {
+  if (batch.length <= SPLIT_MAX_ALONE) return batch.map((p) => [p]);
+  const half = Math.floor(batch.length / 2);
+  return [batch.slice(0, half), batch.slice(half)];
+}
 
 export interface Planned {
   item: Indexed;
@@ -116,11 +128,10 @@ export async function writeBatch(
     );
   } catch (error) {
     if (batch.length > 1 && answeredRefusal(error)) {
-      const half = Math.floor(batch.length / 2);
-      return [
-        ...(await writeBatch(deps, model, batch.slice(0, half), ctx, companyIds)),
-        ...(await writeBatch(deps, model, batch.slice(half), ctx, companyIds)),
-      ];
+      const results: WriteResult[] = [];
+      for (const part of partsOfRefused(batch))
+        results.push(...(await writeBatch(deps, model, part, ctx, companyIds)));
+      return results;
     }
     return failAll(error);
   }

@@ -116,6 +116,41 @@ describe('Tryton adapter: batch writes', () => {
     }
   });
 
+  it('a batch Tryton refuses whole fails each card with its own message, in fewer creates than halving to single cards', async () => {
+    const partyAccount = Number(books.accountId('2150'));
+    await books.models.write('account.account', [partyAccount], { party_required: true });
+    try {
+      const o = objects(books.fixture);
+      const bad = Array.from({ length: 20 }, () => o.card({ liabilityAccountId: String(partyAccount) }));
+      const adapter = erp();
+      const watch = watchCalls();
+      const results = await adapter.postMany(bad);
+      // Halves down to parts of SPLIT_MAX_ALONE, then each card alone: 1 + 2 + 4 + 20 creates,
+      // where halving to single cards would take 2 × 20 - 1.
+      expect(watch.count('model.account.move.create')).toBeLessThan(2 * bad.length - 1);
+      expect(watch.count('model.account.move.post')).toBe(0);
+      vi.restoreAllMocks();
+      expect(results.map((r) => r.objectId)).toEqual(bad.map((b) => b.objectId));
+      // The words a lone write of such a card gets: the halving changes nothing in them.
+      const alone = await postOne(adapter, o.card({ liabilityAccountId: String(partyAccount) }));
+      expect(alone.ok).toBe(false);
+      for (const [i, r] of results.entries()) {
+        expect(r.ok).toBe(false);
+        if (!r.ok && !alone.ok) {
+          expect(r.error.code).toBe(alone.error.code);
+          expect(r.error.category).toBe(alone.error.category);
+          expect(r.error.detail).toBe(alone.error.detail);
+          expect(r.error.detail).toContain('Party');
+          expect(r.error.message).toContain(bad[i]!.objectId);
+        }
+      }
+      const held = await adapter.lookupMany(bad);
+      expect(held.every((h) => !h.found)).toBe(true);
+    } finally {
+      await books.models.write('account.account', [partyAccount], { party_required: false });
+    }
+  });
+
   it('a batch create Tryton committed but whose answer was lost is found and posted once by the next call', async () => {
     const o = objects(books.fixture);
     const cards = Array.from({ length: 12 }, () => o.card());
