@@ -24,9 +24,9 @@ import { failure, type Model, postDrafts, success, type WriteDeps, writeOne } fr
  * 101 if written singly at once). A refused post leaves the batch's drafts: its items are written
  * alone (writeOne) after a look-up of what Tryton holds for them, which finishes or discards each
  * draft. Either way a refused object fails alone, with the message a lone write gets, and never
- * its neighbours. A call without an answer (a timeout, a dropped
- * connection) may still commit: its items fail as transient and the next sync's look-up finds
- * whatever it wrote (lookup.ts), never posting twice.
+ * its neighbours. A call without an answer (a timeout, a dropped connection) may still commit:
+ * its items fail as transient and the next sync's look-up finds whatever it wrote (lookup.ts),
+ * never posting twice.
  */
 
 /**

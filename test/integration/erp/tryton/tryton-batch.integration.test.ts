@@ -43,6 +43,21 @@ const loseAnswerOf = (lost: string) => async (method: string, call: () => Promis
 
 const okResults = (results: WriteResult[]) => results.filter((r) => r.ok);
 
+/**
+ * A card refused inside a batch gets the words a lone write of such a card gets (`alone`): the
+ * batch changes nothing in them. Both are refusals; the message names the card.
+ */
+function expectLoneWriteWords(result: WriteResult, alone: WriteResult, objectId: string) {
+  expect(result.ok || alone.ok).toBe(false);
+  if (!result.ok && !alone.ok) {
+    expect(result.error.code).toBe(alone.error.code);
+    expect(result.error.category).toBe(alone.error.category);
+    expect(result.error.detail).toBe(alone.error.detail);
+    expect(result.error.detail).toContain('Party');
+    expect(result.error.message).toContain(objectId);
+  }
+}
+
 describe('Tryton adapter: batch writes', () => {
   const tryton = useTryton();
   let books: TrytonBooks;
@@ -77,15 +92,25 @@ describe('Tryton adapter: batch writes', () => {
     expect(report.unbalanced).toEqual([]);
   });
 
-  it('a card Tryton refuses in a batch fails alone, with what to fix, and its neighbours post in halves of the batch', async () => {
-    // Party Required on 2150: Tryton refuses a line there without a party, which the adapter's
-    // own checks do not foresee, so the refusal comes from Tryton's create of the whole batch.
+  /**
+   * Party Required on 2150 while fn runs: Tryton refuses a line there without a party, which the
+   * adapter's own checks do not foresee, so the refusal comes from Tryton's create of the batch.
+   */
+  async function withPartyRequired(fn: (liabilityAccountId: string) => Promise<void>) {
     const partyAccount = Number(books.accountId('2150'));
     await books.models.write('account.account', [partyAccount], { party_required: true });
     try {
+      await fn(String(partyAccount));
+    } finally {
+      await books.models.write('account.account', [partyAccount], { party_required: false });
+    }
+  }
+
+  it('a card Tryton refuses in a batch fails alone, with what to fix, and its neighbours post in halves of the batch', async () => {
+    await withPartyRequired(async (liabilityAccountId) => {
       const o = objects(books.fixture);
       const good = Array.from({ length: 9 }, () => o.card());
-      const bad = o.card({ liabilityAccountId: String(partyAccount) });
+      const bad = o.card({ liabilityAccountId });
       const batch = [...good.slice(0, 4), bad, ...good.slice(4)];
       const adapter = erp();
       const watch = watchCalls();
@@ -94,34 +119,21 @@ describe('Tryton adapter: batch writes', () => {
       expect(watch.count('model.account.move.create')).toBeLessThan(batch.length);
       vi.restoreAllMocks();
       expect(results.map((r) => r.objectId)).toEqual(batch.map((b) => b.objectId));
-      const refused = results[4]!;
-      // The words a lone write of such a card gets: the batch changes nothing in them.
-      const alone = await postOne(adapter, o.card({ liabilityAccountId: String(partyAccount) }));
-      expect(refused.ok || alone.ok).toBe(false);
-      if (!refused.ok && !alone.ok) {
-        expect(refused.error.code).toBe(alone.error.code);
-        expect(refused.error.category).toBe(alone.error.category);
-        expect(refused.error.detail).toBe(alone.error.detail);
-        expect(refused.error.detail).toContain('Party');
-        expect(refused.error.message).toContain(bad.objectId);
-      }
+      const alone = await postOne(adapter, o.card({ liabilityAccountId }));
+      expectLoneWriteWords(results[4]!, alone, bad.objectId);
       expect(results.filter((r, i) => i !== 4 && r.ok)).toHaveLength(good.length);
       expect((await adapter.lookupMany([bad]))[0]).toMatchObject({ found: false });
       const report = await readBooks(books.models);
       expect(report.records.has(`svc:card_transaction:${bad.objectId}`)).toBe(false);
       expect(report.notPosted).toEqual([]);
       expect(report.duplicates).toEqual([]);
-    } finally {
-      await books.models.write('account.account', [partyAccount], { party_required: false });
-    }
+    });
   });
 
   it('a batch Tryton refuses whole fails each card with its own message, in fewer creates than halving to single cards', async () => {
-    const partyAccount = Number(books.accountId('2150'));
-    await books.models.write('account.account', [partyAccount], { party_required: true });
-    try {
+    await withPartyRequired(async (liabilityAccountId) => {
       const o = objects(books.fixture);
-      const bad = Array.from({ length: 20 }, () => o.card({ liabilityAccountId: String(partyAccount) }));
+      const bad = Array.from({ length: 20 }, () => o.card({ liabilityAccountId }));
       const adapter = erp();
       const watch = watchCalls();
       const results = await adapter.postMany(bad);
@@ -131,24 +143,11 @@ describe('Tryton adapter: batch writes', () => {
       expect(watch.count('model.account.move.post')).toBe(0);
       vi.restoreAllMocks();
       expect(results.map((r) => r.objectId)).toEqual(bad.map((b) => b.objectId));
-      // The words a lone write of such a card gets: the halving changes nothing in them.
-      const alone = await postOne(adapter, o.card({ liabilityAccountId: String(partyAccount) }));
-      expect(alone.ok).toBe(false);
-      for (const [i, r] of results.entries()) {
-        expect(r.ok).toBe(false);
-        if (!r.ok && !alone.ok) {
-          expect(r.error.code).toBe(alone.error.code);
-          expect(r.error.category).toBe(alone.error.category);
-          expect(r.error.detail).toBe(alone.error.detail);
-          expect(r.error.detail).toContain('Party');
-          expect(r.error.message).toContain(bad[i]!.objectId);
-        }
-      }
+      const alone = await postOne(adapter, o.card({ liabilityAccountId }));
+      for (const [i, r] of results.entries()) expectLoneWriteWords(r, alone, bad[i]!.objectId);
       const held = await adapter.lookupMany(bad);
       expect(held.every((h) => !h.found)).toBe(true);
-    } finally {
-      await books.models.write('account.account', [partyAccount], { party_required: false });
-    }
+    });
   });
 
   it('a batch create Tryton committed but whose answer was lost is found and posted once by the next call', async () => {
