@@ -8,6 +8,7 @@
  *   --quick             scaled-down counts (says "quick" in the JSON); targets set for the full
  *                       run's counts read "n/a (quick)" when missed
  *   --only 1,3          run these scenarios only
+ *   --rows 1d,1c        of scenario 1, run these rows only (1, 1b, 1c, 1d, 1e, 1e+2w)
  *   --profile           CPU-profile the worker of every scenario (off by default: the profiler
  *                       costs the worker 10-15 % CPU, so measured runs go without)
  *   --keep              keep schemas and Redis keys afterwards
@@ -31,6 +32,7 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
+    rows: { type: 'string' },
     profile: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     slices: { type: 'string' },
@@ -47,7 +49,16 @@ const tuning = {
   readAhead: values['read-ahead'] === undefined ? undefined : Number(values['read-ahead']),
   pageConcurrency: values['page-concurrency'] === undefined ? undefined : Number(values['page-concurrency']),
   memoryObjects: values['memory-objects'] === undefined ? undefined : Number(values['memory-objects']),
+  rows: values.rows === undefined ? undefined : new Set(values.rows.split(',').map((s) => s.trim())),
 };
+const ROWS_OF_SCENARIO_1 = ['1', '1b', '1c', '1d', '1e', '1e+2w'];
+const unknownRows = [...(tuning.rows ?? [])].filter((row) => !ROWS_OF_SCENARIO_1.includes(row));
+if (unknownRows.length > 0) {
+  process.stderr.write(
+    `bench: --rows: no such row ${unknownRows.join(', ')} (rows: ${ROWS_OF_SCENARIO_1.join(', ')})\n`,
+  );
+  process.exit(64);
+}
 // Read by lib/worker-run.ts, which starts every worker child.
 if (values['worker-flags']) process.env.BENCH_WORKER_FLAGS = values['worker-flags'];
 const machine = describeMachine();

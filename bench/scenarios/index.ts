@@ -17,6 +17,8 @@ export interface Tuning {
   pageConcurrency?: number | undefined;
   /** Objects of scenario 5 in a full run. */
   memoryObjects?: number | undefined;
+  /** Rows of scenario 1 to run (all when unset): '1', '1b', '1c', '1d', '1e', '1e+2w'. */
+  rows?: ReadonlySet<string> | undefined;
 }
 
 export interface Scenario {

@@ -5,6 +5,7 @@ import type { ScenarioResult } from '../lib/result.ts';
 import { startWorker } from '../lib/worker-run.ts';
 import { createWorld } from '../lib/world.ts';
 import type { Tuning } from './index.ts';
+import { rowWanted } from './rows.ts';
 import { throughputParams } from './s1-params.ts';
 import { addJoinerShare, backlogDates, judge, medianIndex, ratioOf, windowLine } from './s1-throughput.ts';
 
@@ -35,6 +36,7 @@ export async function mixedSyncAll(ctx: BenchContext, tuning: Tuning): Promise<S
   const rule = { max: p.rule.rateMax, windowMs: p.rule.rateWindowMs };
   const results: ScenarioResult[] = [];
   for (const variant of VARIANTS) {
+    if (!rowWanted(tuning, variant.id)) continue;
     const runs: { run: BulkSyncResult; durationMs: number }[] = [];
     for (let i = 0; i < (ctx.quick ? 1 : RUNS); i++) {
       const started = Date.now();

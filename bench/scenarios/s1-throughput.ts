@@ -14,6 +14,7 @@ import { startWorker, type WorkerRun } from '../lib/worker-run.ts';
 import { createWorld, type World } from '../lib/world.ts';
 import { describeTime, pipelineBottleneck } from './explain.ts';
 import type { Tuning } from './index.ts';
+import { rowWanted } from './rows.ts';
 import { type ThroughputParams, throughputParams } from './s1-params.ts';
 
 const TITLE = 'Rate-limited throughput';
@@ -59,6 +60,7 @@ export async function rateLimitedThroughput(ctx: BenchContext, tuning: Tuning): 
   const p = throughputParams(ctx.quick, tuning);
   const results: ScenarioResult[] = [];
   for (const backlog of Object.values(BACKLOGS)) {
+    if (!rowWanted(tuning, backlog.id)) continue;
     const runs: { run: BulkSyncResult; durationMs: number }[] = [];
     for (let i = 0; i < (ctx.quick ? 1 : RUNS); i++)
       runs.push(await measure(ctx, p, `s${backlog.id}-${i + 1}`, backlog));
