@@ -97,6 +97,14 @@ const LAST_PAGES_ITEMS = 2000;
 const HANDOVER_WAIT_MS = 3000;
 /** How often a reader with no cursor looks for the ranges handed over to it. */
 const HANDOVER_POLL_MS = 20;
+/**
+ * For this long after its last cursor ended, a reader with nothing to claim looks again as often
+ * as for a handover, then every `pollMs`: near the end of a shared run the other reader's last
+ * pages are a round trip or two away, and the starter's final flush waits for them (benchmark
+ * 1c: polled every 250 ms, the starter's read ended 250 ms after its last look found the joiner
+ * still reading).
+ */
+const IDLE_SOON_MS = 1000;
 
 /**
  * Reads one kind's ready objects with several cursors that follow the data (docs/platform.md
@@ -393,6 +401,8 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
       recent = firstDates({ from: recentFrom, to: null }).catch(() => null);
     } else await fill();
     let planned = role === 'join';
+    /** Since when this reader has had no cursor (null while it reads). */
+    let idleSince: number | null = null;
     for (;;) {
       if ('error' in failed) throw failed.error;
       if (options.stop?.aborted) break;
@@ -403,10 +413,16 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
           // cutting once its reader has gone some way, or come back from a reader that stopped.
           // The starter also waits so its final flush comes after every other reader's pages.
           if ((await board.readingElsewhere(reader)) === 0) break;
-          await sleep(awaitedHandovers > 0 ? HANDOVER_POLL_MS : (options.pollMs ?? 250));
+          idleSince ??= Date.now();
+          await sleep(
+            awaitedHandovers > 0 || Date.now() - idleSince < IDLE_SOON_MS
+              ? HANDOVER_POLL_MS
+              : (options.pollMs ?? 250),
+          );
           continue;
         }
       }
+      idleSince = null;
       const { cursor, result } = await Promise.race([...active].map((c) => c.next));
       if (result.done) {
         if (cursor.items === 0) stats.emptyRanges++;

@@ -321,6 +321,31 @@ describe('split reader (docs/platform.md F28: transactions split by from_date / 
     expect(joiner!.splits).toBeGreaterThan(0);
   });
 
+  it('a starter with nothing left looks again soon while another reader finishes its last pages', async () => {
+    const objects = spread(300, NOW - DAY, NOW);
+    const board = new MemoryBoard();
+    // Another reader holds a range for 300 ms after the starter first finds nothing to read.
+    const looks: number[] = [];
+    board.readingElsewhere = async () => {
+      looks.push(Date.now());
+      return Date.now() - looks[0]! < 300 ? 1 : 0;
+    };
+    const pages = readSplit(listing(objects).source, {
+      cursors: 2,
+      board,
+      reader: 's',
+      pollMs: 5_000,
+      now: () => NOW,
+    });
+    let read = 0;
+    for await (const page of pages) read += page.items.length;
+    expect(read).toBe(objects.length);
+    // Looked at every 20 ms or so, not once and again after pollMs: the read ends soon after the
+    // other reader's, and the starter's final flush with it.
+    expect(looks.length).toBeGreaterThanOrEqual(3);
+    expect(looks.at(-1)! - looks[0]!).toBeLessThan(5_000);
+  });
+
   it('a range open at its newest end (oldest first) is cut before now, never past it', () => {
     const row = (position: number) => ({
       id: 3,
