@@ -26,7 +26,7 @@ import { type BenchReport, writeReport } from './lib/report.ts';
 import { failed, type ScenarioResult, withStalls } from './lib/result.ts';
 import { watchMachineStalls } from './lib/stall-watch.ts';
 import { missedLines, resultsTable } from './lib/table.ts';
-import { SCENARIOS } from './scenarios/index.ts';
+import { SCENARIO_1_ROWS, SCENARIOS } from './scenarios/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -51,11 +51,10 @@ const tuning = {
   memoryObjects: values['memory-objects'] === undefined ? undefined : Number(values['memory-objects']),
   rows: values.rows === undefined ? undefined : new Set(values.rows.split(',').map((s) => s.trim())),
 };
-const ROWS_OF_SCENARIO_1 = ['1', '1b', '1c', '1d', '1e', '1e+2w'];
-const unknownRows = [...(tuning.rows ?? [])].filter((row) => !ROWS_OF_SCENARIO_1.includes(row));
+const unknownRows = [...(tuning.rows ?? [])].filter((row) => !SCENARIO_1_ROWS.includes(row));
 if (unknownRows.length > 0) {
   process.stderr.write(
-    `bench: --rows: no such row ${unknownRows.join(', ')} (rows: ${ROWS_OF_SCENARIO_1.join(', ')})\n`,
+    `bench: --rows: no such row ${unknownRows.join(', ')} (rows: ${SCENARIO_1_ROWS.join(', ')})\n`,
   );
   process.exit(64);
 }

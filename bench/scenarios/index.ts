@@ -1,7 +1,7 @@
 import type { BenchContext } from '../lib/context.ts';
 import type { ScenarioResult } from '../lib/result.ts';
-import { mixedSyncAll } from './s1-mixed.ts';
-import { rateLimitedThroughput } from './s1-throughput.ts';
+import { mixedSyncAll, VARIANTS } from './s1-mixed.ts';
+import { BACKLOGS, rateLimitedThroughput } from './s1-throughput.ts';
 import { rawPipeline } from './s2-raw-pipeline.ts';
 import { syncButtonUnderLoad } from './s3-sync-button.ts';
 import { chartOfAccounts } from './s4-chart.ts';
@@ -17,9 +17,15 @@ export interface Tuning {
   pageConcurrency?: number | undefined;
   /** Objects of scenario 5 in a full run. */
   memoryObjects?: number | undefined;
-  /** Rows of scenario 1 to run (all when unset): '1', '1b', '1c', '1d', '1e', '1e+2w'. */
+  /** Rows of scenario 1 to run (all when unset): some of SCENARIO_1_ROWS. */
   rows?: ReadonlySet<string> | undefined;
 }
+
+/** The rows scenario 1 reports, in order: one per backlog of transactions, then the mixed `sync all`. */
+export const SCENARIO_1_ROWS: readonly string[] = [
+  ...Object.values(BACKLOGS).map((b) => b.id),
+  ...VARIANTS.map((v) => v.id),
+];
 
 export interface Scenario {
   id: number;

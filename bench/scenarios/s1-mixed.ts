@@ -14,7 +14,7 @@ const RUNS = 3;
 /** Row 1e's backlog: transactions dated over the last 30 days beside every other kind. */
 const MIXED = { transactions: 30_000, reimbursements: 6_000, transfers: 1_000, cashbacks: 500, bills: 3_000 };
 
-const VARIANTS = [
+export const VARIANTS = [
   { id: '1e', label: 'sync all of a mixed backlog', joiners: 0 },
   { id: '1e+2w', label: 'sync all of a mixed backlog, two more worker processes', joiners: 2 },
 ] as const;

@@ -27,7 +27,7 @@ const DAY_MS = 86_400_000;
  * The backlogs of scenario 1: where the ready transactions are dated (`days` long, starting
  * `daysAgo` before the run; ending at the run's start unless said).
  */
-const BACKLOGS = {
+export const BACKLOGS = {
   recent: { id: '1', label: 'backlog in the last 30 days', days: 30, daysAgo: 30, workers: 1 },
   spread: { id: '1b', label: 'backlog spread over three years', days: 3 * 365, daysAgo: 3 * 365, workers: 1 },
   twoWorkers: { id: '1c', label: 'two worker processes on one kind', days: 30, daysAgo: 30, workers: 2 },
