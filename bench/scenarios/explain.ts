@@ -101,3 +101,37 @@ export function pipelineBottleneck(run: BulkSyncResult): string {
     `${ledger ? `; sync_ledger after the run: ${String(ledger.seq_scan)} sequential scans, autoanalyze ${String(ledger.autoanalyze_count)} times` : ''}`
   );
 }
+
+/**
+ * How fast the host was during one run, measured inside it. The stub's work per request is the
+ * same in every run of a row (the same pages of the same objects), so its CPU per request moves
+ * only with the machine: a busy or slow host makes it, and everything else, dearer. Objects/s
+ * times that figure is the pipeline's cost in the host's own units, comparable between runs made
+ * hours apart; `neededMs` is the stub's CPU per request at which this run's pipeline would have
+ * reached `targetPerSecond`. Null when the stub's CPU was not read.
+ */
+export function hostYardstick(
+  run: BulkSyncResult,
+  targetPerSecond: number,
+): { stubCpuMsPerRequest: number; rateTimesStubMs: number; neededMs: number } | null {
+  if (run.stubCpuSeconds === null || run.arrivals.requests === 0) return null;
+  const stubCpuMsPerRequest = (run.stubCpuSeconds * 1000) / run.arrivals.requests;
+  const rateTimesStubMs = run.objectsPerSecond * stubCpuMsPerRequest;
+  return {
+    stubCpuMsPerRequest: round(stubCpuMsPerRequest, 2),
+    rateTimesStubMs: Math.round(rateTimesStubMs),
+    neededMs: round(rateTimesStubMs / targetPerSecond, 2),
+  };
+}
+
+/** The yardstick as a sentence for a row's notes or its missed-target line. */
+export function describeYardstick(
+  yardstick: NonNullable<ReturnType<typeof hostYardstick>>,
+  targetPerSecond: number,
+): string {
+  return (
+    `the host during the run: the stub (the same work per request in every run) used ` +
+    `${yardstick.stubCpuMsPerRequest} ms of CPU per request; objects/s × that = ${yardstick.rateTimesStubMs}, ` +
+    `so ${targetPerSecond} objects/s needs a host on which the stub takes at most ${yardstick.neededMs} ms`
+  );
+}

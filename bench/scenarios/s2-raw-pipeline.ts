@@ -2,7 +2,7 @@ import { type BulkSyncResult, readyTransactions, round, runBulkSync } from '../l
 import type { BenchContext } from '../lib/context.ts';
 import { check, type ScenarioResult, verdictOf } from '../lib/result.ts';
 import { createWorld } from '../lib/world.ts';
-import { describeTime, pipelineBottleneck } from './explain.ts';
+import { describeTime, describeYardstick, hostYardstick, pipelineBottleneck } from './explain.ts';
 import type { Tuning } from './index.ts';
 
 const TITLE = 'Raw pipeline';
@@ -41,8 +41,11 @@ export async function rawPipeline(ctx: BenchContext, tuning: Tuning): Promise<Sc
     ),
   ];
   const verdict = verdictOf(targets);
+  const yardstick = hostYardstick(run, TARGET_OBJECTS_PER_SECOND);
+  const hostLine = yardstick ? describeYardstick(yardstick, TARGET_OBJECTS_PER_SECOND) : null;
   const notes = [
     ...describeTime(run),
+    ...(hostLine ? [hostLine] : []),
     ...(run.profile
       ? [
           'the worker ran under --cpu-prof (1 ms sampling): 10-15 % more worker CPU, and its RSS includes the profile buffer',
@@ -53,7 +56,9 @@ export async function rawPipeline(ctx: BenchContext, tuning: Tuning): Promise<Sc
     id: '2',
     title: TITLE,
     verdict,
-    figures: `${run.summary.read} objects in ${round(run.wallMs / 1000, 1)} s = ${perSecond}/s; worker CPU ${round(run.cpuSeconds, 1)} s, peak RSS ${run.peakRssMB} MB`,
+    figures:
+      `${run.summary.read} objects in ${round(run.wallMs / 1000, 1)} s = ${perSecond}/s; worker CPU ${round(run.cpuSeconds, 1)} s, peak RSS ${run.peakRssMB} MB` +
+      (yardstick ? `; stub CPU ${yardstick.stubCpuMsPerRequest} ms a request` : ''),
     targets,
     metrics: {
       objects: run.summary.read,
@@ -64,6 +69,7 @@ export async function rawPipeline(ctx: BenchContext, tuning: Tuning): Promise<Sc
       workerCpuSeconds: round(run.cpuSeconds, 2),
       workerCpuShare: round(run.cpuSeconds / (run.wallMs / 1000), 2),
       stubCpuSeconds: run.stubCpuSeconds,
+      hostYardstick: yardstick,
       postgresCpuSeconds: run.postgresCpuSeconds,
       peakRssMB: run.peakRssMB,
       requests: run.arrivals.requests,
@@ -82,7 +88,9 @@ export async function rawPipeline(ctx: BenchContext, tuning: Tuning): Promise<Sc
       latencyMs: 0,
     },
     notes,
-    ...(verdict === 'missed' ? { bottleneck: pipelineBottleneck(run) } : {}),
+    ...(verdict === 'missed'
+      ? { bottleneck: `${pipelineBottleneck(run)}${hostLine ? `; ${hostLine}` : ''}` }
+      : {}),
     durationMs: Date.now() - started,
   };
 }

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type Arrival, arrivalStats, lastWindow, perWindow } from '../../../bench/lib/arrivals.ts';
+import type { BulkSyncResult } from '../../../bench/lib/bulk-sync.ts';
 import { areaOf, summarizeProfile } from '../../../bench/lib/cpu-profile.ts';
 import { statementLabel } from '../../../bench/lib/instrument.ts';
 import { minimumChartCalls } from '../../../bench/lib/large-chart.ts';
 import { type Mark, pressOutcome } from '../../../bench/lib/marks.ts';
 import { type ProgressLine, ratePerTenth, rssAtProgress } from '../../../bench/lib/worker-run.ts';
+import { describeYardstick, hostYardstick } from '../../../bench/scenarios/explain.ts';
 import { thin } from '../../../bench/scenarios/s5-memory.ts';
 
 const arrival = (seq: number, at: number, status = 200, route = '/transactions'): Arrival => ({
@@ -174,5 +176,28 @@ describe('CPU profile summary', () => {
 describe('chart calls', () => {
   it('counts uploads of 500 and one call per field', () => {
     expect(minimumChartCalls({ accounts: 20_000, vendors: 5_000, options: 10_000 })).toBe(40 + 2 + 20 + 10);
+  });
+});
+
+describe('the host yardstick of a run', () => {
+  const run = (stubCpuSeconds: number | null, requests: number, objectsPerSecond: number) =>
+    ({ stubCpuSeconds, objectsPerSecond, arrivals: { requests } }) as unknown as BulkSyncResult;
+
+  it("scales the pipeline's rate by the stub's CPU per request, and names the host speed the target needs", () => {
+    // 16 s of stub CPU over 2,000 requests: 8 ms a request; 2,500/s there is 20,000 in host units.
+    const y = hostYardstick(run(16, 2000, 2500), 4000);
+    expect(y).toEqual({ stubCpuMsPerRequest: 8, rateTimesStubMs: 20_000, neededMs: 5 });
+    expect(describeYardstick(y!, 4000)).toContain('at most 5 ms');
+  });
+
+  it('two runs of one pipeline on hosts of different speed give the same cost', () => {
+    const slow = hostYardstick(run(16, 2000, 2500), 4000)!;
+    const fast = hostYardstick(run(10, 2000, 4000), 4000)!;
+    expect(fast.rateTimesStubMs).toBe(slow.rateTimesStubMs);
+  });
+
+  it("is absent when the stub's CPU was not read or no request arrived", () => {
+    expect(hostYardstick(run(null, 2000, 2500), 4000)).toBeNull();
+    expect(hostYardstick(run(5, 0, 0), 4000)).toBeNull();
   });
 });
