@@ -5,6 +5,7 @@ import { silentLogger } from '../../../src/log.ts';
 import { runWithPriority } from '../../../src/platform/priority.ts';
 import type { RateLimiterOptions, RedisRateLimiter } from '../../../src/platform/rate-limiter.ts';
 import { useTestRedis } from '../../support/redis.ts';
+import { watchClocks } from './support/clock-watch.ts';
 import { pollUntil } from './support/poll-until.ts';
 import { maxInAnyWindow } from './support/pull-workers.ts';
 import { addClient, effects, startTestStub, testClient } from './support/stub.ts';
@@ -49,20 +50,22 @@ async function firstScoreBelow(key: string, below: number): Promise<number | und
 describe('RedisRateLimiter: a permit is dated by its answer (docs/platform.md F3)', () => {
   it('F3: a permit answered within the pad is dated by its answer: the next permit comes a window after the answer, not a window and the pad after the grant', async () => {
     const l = await limiter('answered');
+    const clocks = watchClocks();
     const permit = await l.acquire();
     const grantedAt = Date.now();
     // Answered at once: the bound is the grant plus the ask's round trip to Redis.
     permit.answered(performance.now());
     const answeredAt = Date.now();
-    // Redis's clock and this process's are one host clock, in whole ms. Never below the answer
-    // less the pad (the safe side); a slow ask to Redis only makes it later.
+    // Redis's clock and this process's are one host clock, in whole ms (and what the wall clock
+    // was stepped by meanwhile: support/clock-watch.ts). Never below the answer less the pad (the
+    // safe side); a slow ask to Redis only makes it later.
     const score = await firstScoreBelow(logKey('answered'), grantedAt - 2);
-    expect(score).toBeGreaterThanOrEqual(answeredAt - PAD_MS - 3);
+    expect(score).toBeGreaterThanOrEqual(answeredAt - PAD_MS - 3 - clocks.apartMs());
     expect(score).toBeLessThanOrEqual(answeredAt - PAD_MS + 50);
     await l.acquire();
     const nextAt = Date.now();
     // Never before a window has passed since the answer (the latest the request can have arrived)...
-    expect(nextAt - answeredAt).toBeGreaterThanOrEqual(WINDOW_MS - 3);
+    expect(nextAt - answeredAt).toBeGreaterThanOrEqual(WINDOW_MS - 3 - clocks.apartMs());
     // ...and well before the pad's bound, a window and the whole pad after the grant.
     expect(nextAt - grantedAt).toBeLessThan(WINDOW_MS + PAD_MS - PAD_MS / 4);
     expect(l.stats()).toMatchObject({ permitsGranted: 2, answerDated: 1 });
@@ -84,6 +87,7 @@ describe('RedisRateLimiter: a permit is dated by its answer (docs/platform.md F3
 
   it('F3: an answer later than the pad moves the permit later: the platform may have counted its request that late', async () => {
     const l = await limiter('slow-answer');
+    const clocks = watchClocks();
     const permit = await l.acquire();
     const grantedAt = Date.now();
     await sleep(PAD_MS + 100);
@@ -96,10 +100,10 @@ describe('RedisRateLimiter: a permit is dated by its answer (docs/platform.md F3
       await sleep(10);
     }
     // The answer less the pad: later than the grant, so the next window waits for the answer.
-    expect(score).toBeGreaterThanOrEqual(answeredAt - PAD_MS - 3);
+    expect(score).toBeGreaterThanOrEqual(answeredAt - PAD_MS - 3 - clocks.apartMs());
     expect(score).toBeGreaterThan(grantedAt + 50);
     await l.acquire();
-    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(WINDOW_MS - 3);
+    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(WINDOW_MS - 3 - clocks.apartMs());
     expect(l.stats()).toMatchObject({ answerDated: 0, answerDatedLater: 1 });
     l.close();
   });

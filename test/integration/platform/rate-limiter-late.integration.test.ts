@@ -3,6 +3,7 @@ import { silentLogger } from '../../../src/log.ts';
 import { runWithPriority } from '../../../src/platform/priority.ts';
 import { RedisRateLimiter } from '../../../src/platform/rate-limiter.ts';
 import { useTestRedis } from '../../support/redis.ts';
+import { watchClocks } from './support/clock-watch.ts';
 
 const redis = useTestRedis();
 
@@ -85,20 +86,22 @@ async function firstScoreOnceAtLeast(key: string, atLeast: number): Promise<numb
 describe('RedisRateLimiter: a permit used late (docs/platform.md F3)', () => {
   it('F3: a permit used more than lateAfterMs after it fell due is moved later by the excess, and the next window waits for it', async () => {
     const l = await stalledLimiter('late', LATE_AFTER_MS);
+    const clocks = watchClocks();
     await l.acquire();
     const leftAt = Date.now();
     // The permit's entry now says when its request left, less the lateness the pad absorbs, not
     // when Redis granted it (STALL_MS earlier). Redis's clock and this process's are the same
-    // host clock, in whole ms.
-    const moved = await firstScoreOnceAtLeast(logKey('late'), leftAt - LATE_AFTER_MS - 3);
-    expect(moved).toBeGreaterThanOrEqual(leftAt - LATE_AFTER_MS - 3);
+    // host clock, in whole ms (and what the wall clock was stepped by: support/clock-watch.ts).
+    const atLeast = () => leftAt - LATE_AFTER_MS - 3 - clocks.apartMs();
+    const moved = await firstScoreOnceAtLeast(logKey('late'), atLeast());
+    expect(moved).toBeGreaterThanOrEqual(atLeast());
     expect(moved).toBeLessThanOrEqual(leftAt - LATE_AFTER_MS + 10);
     // The log still lapses on its own (the script's TTL is kept).
     expect(await redis.connect().pttl(logKey('late'))).toBeGreaterThan(0);
     await l.acquire();
     // The second permit counts from the first request's departure (less what the pad absorbs):
     // without the moving it would have come STALL_MS - LATE_AFTER_MS sooner.
-    expect(Date.now() - leftAt).toBeGreaterThanOrEqual(WINDOW_MS - LATE_AFTER_MS - 3);
+    expect(Date.now() - leftAt).toBeGreaterThanOrEqual(WINDOW_MS - LATE_AFTER_MS - 3 - clocks.apartMs());
     expect(l.stats()).toMatchObject({ permitsGranted: 2, latePermits: 1 });
     expect(l.stats().lateMs).toBeGreaterThanOrEqual(STALL_MS);
     l.close();
@@ -117,11 +120,13 @@ describe('RedisRateLimiter: a permit used late (docs/platform.md F3)', () => {
 
   it('a priority permit used late is re-dated in the priority lane log too (G28 shares one budget)', async () => {
     const l = await stalledLimiter('late-priority', LATE_AFTER_MS);
+    const clocks = watchClocks();
     await runWithPriority(() => l.acquire());
     const leftAt = Date.now();
     const priorityLog = `${redis.prefix}:ratelimit:{late-priority}:priority-log`;
-    const priority = await firstScoreOnceAtLeast(priorityLog, leftAt - LATE_AFTER_MS - 3);
-    expect(priority).toBeGreaterThanOrEqual(leftAt - LATE_AFTER_MS - 3);
+    const atLeast = () => leftAt - LATE_AFTER_MS - 3 - clocks.apartMs();
+    const priority = await firstScoreOnceAtLeast(priorityLog, atLeast());
+    expect(priority).toBeGreaterThanOrEqual(atLeast());
     expect((await scores(logKey('late-priority')))[0]).toBe(priority);
     expect(l.stats()).toMatchObject({ priorityPermits: 1, latePermits: 1 });
     l.close();
