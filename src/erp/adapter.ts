@@ -37,6 +37,15 @@ import type { CheckResult, ErpWrite, VendorInput, WriteResult } from './types.ts
 export interface ErpAdapter {
   /** A short name for logs and the status page: "ledger", "tryton". */
   readonly name: string;
+  /**
+   * Optional, for an ERP whose idempotency is a look-up before a create rather than a key it
+   * enforces itself: how long a write may still take effect after its caller is gone (a process
+   * killed while the ERP was working on its call). An object an interrupted run left claimed is
+   * written again only this long after that claim, so the look-up sees what the interrupted call
+   * did (src/sync/sync-ledger/in-doubt.ts). Absent or 0: the ERP holds each key once however its
+   * calls overlap, so a late write and its retry cannot both land.
+   */
+  readonly writeSettleMs?: number;
 
   glAccounts(): AsyncIterable<GlAccount>;
   /** Custom fields without their options; options stream per field (they can be 100k). */

@@ -65,6 +65,7 @@ export function validatingAdapter(inner: ErpAdapter): ErpAdapter {
   const one = (input: ErpWrite) => (result: WriteResult) => checkResult(result, input, WriteResult);
   return {
     name: inner.name,
+    ...(inner.writeSettleMs ? { writeSettleMs: inner.writeSettleMs } : {}),
     glAccounts: () => parsedStream(inner.glAccounts(), GlAccount, 'GL account'),
     customFields: () => parsedStream(inner.customFields(), CustomField, 'custom field'),
     fieldOptions: (fieldId) => parsedStream(inner.fieldOptions(fieldId), FieldOption, 'field option'),

@@ -1,67 +1,20 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readBooks } from '../support/tryton/books-check.ts';
+import { type ChildExit, type SyncChildOptions, startSyncChild } from '../support/tryton/run-sync-child.ts';
 import { useTrytonSyncWorld } from '../support/tryton/tryton-world.ts';
 import { requireTryton } from '../support/tryton/use-tryton.ts';
 
 await requireTryton();
-const CHILD = fileURLToPath(new URL('../support/tryton/sync-child.ts', import.meta.url));
 
 interface Effects {
   summary: { synced_more_than_once: unknown[] };
 }
 
-interface ChildExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stderr: string;
-  wrote: boolean;
-}
-
 describe('crash safety with Tryton', () => {
   const world = useTrytonSyncWorld();
 
-  /** Runs the sync child; kills it with SIGKILL once it wrote to Tryton, or after killAfterMs. */
-  function runChild(kill: { afterErpWrite?: boolean; afterMs?: number } = {}): Promise<ChildExit> {
-    const env = {
-      ...process.env,
-      DATABASE_URL: world.db.url,
-      SCHEMA: world.db.schema,
-      STUB_API_URL: world.stub.apiUrl,
-      REDIS_URL: world.redis.url,
-      REDIS_PREFIX: world.redis.prefix,
-      CONNECTION_ID: world.connectionId,
-      TRYTON_URL: world.tryton.url,
-      TRYTON_DATABASE: world.tryton.database,
-      TRYTON_USER: world.tryton.user,
-      TRYTON_PASSWORD: world.tryton.password,
-      KINDS: 'transactions,bills',
-      PAUSE_AFTER_ERP_WRITE: kill.afterErpWrite ? '1' : '0',
-    };
-    const child = spawn(process.execPath, ['--import', 'tsx/esm', CHILD], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    let wrote = false;
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.stdout.on('data', (d: Buffer) => {
-      if (kill.afterErpWrite && d.toString().includes('erp-written')) {
-        wrote = true;
-        child.kill('SIGKILL');
-      }
-    });
-    const timer = kill.afterMs === undefined ? null : setTimeout(() => child.kill('SIGKILL'), kill.afterMs);
-    return new Promise((resolve) =>
-      child.on('exit', (code, signal) => {
-        if (timer) clearTimeout(timer);
-        resolve({ code, signal, stderr, wrote });
-      }),
-    );
-  }
+  const runChild = (options: SyncChildOptions = {}): Promise<ChildExit> =>
+    startSyncChild(world, options).exit;
 
   it('kill -9 between the Tryton write and the platform report, then restart: each object once in Tryton and on the platform', async () => {
     await world.seed({

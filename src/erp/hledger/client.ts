@@ -99,13 +99,16 @@ function transactionJson(t: NewTransaction): unknown {
   };
 }
 
+/** How long a call may take before it is given up (HledgerConnection.timeoutMs). */
+export const HLEDGER_CALL_TIMEOUT_MS = 30_000;
+
 export class HledgerClient {
   private readonly base: string;
   private readonly timeoutMs: number;
 
   constructor(connection: HledgerConnection) {
     this.base = connection.url.replace(/\/+$/, '');
-    this.timeoutMs = connection.timeoutMs ?? 30_000;
+    this.timeoutMs = connection.timeoutMs ?? HLEDGER_CALL_TIMEOUT_MS;
   }
 
   accountNames(): Promise<string[]> {

@@ -5,7 +5,7 @@ import { ErpError } from '../errors.ts';
 import { postOne } from '../post-one.ts';
 import type { ObjectKind, VendorInput, WriteResult } from '../types.ts';
 import { type HledgerBooks, loadBooks } from './books.ts';
-import { HledgerClient, type HledgerConnection } from './client.ts';
+import { HLEDGER_CALL_TIMEOUT_MS, HledgerClient, type HledgerConnection } from './client.ts';
 import { faultInfo } from './faults.ts';
 import { type PostManyDeps, postMany } from './post-many.ts';
 import { leafName, validRate, vendorAccounts } from './posting-chart.ts';
@@ -25,11 +25,18 @@ const POSTING_KINDS_WITH_LINES = ['card_transaction', 'reimbursement', 'bill'];
  */
 export class HledgerErp implements ErpAdapter {
   readonly name = 'hledger';
+  /**
+   * hledger-web carries out an add whose caller is gone, and the look-up before an add is this
+   * adapter's only guard (written.ts): after an interrupted run, an object is written again
+   * only once the interrupted call has had its time (src/sync/sync-ledger/in-doubt.ts).
+   */
+  readonly writeSettleMs: number;
   private readonly client: HledgerClient;
   private readonly deps: PostManyDeps;
 
   constructor(options: HledgerErpOptions) {
     this.client = new HledgerClient(options);
+    this.writeSettleMs = options.timeoutMs ?? HLEDGER_CALL_TIMEOUT_MS;
     const base = options.deepLinkBase?.replace(/\/+$/, '');
     // The platform takes a deep link on bills only (docs/platform.md F14), under a configured
     // public base (F42): hledger-web's journal filtered to the bill's code.

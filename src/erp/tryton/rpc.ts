@@ -17,6 +17,9 @@ export interface TrytonConnection {
   timeoutMs?: number;
 }
 
+/** How long a call may take before it is given up (TrytonConnection.timeoutMs). */
+export const TRYTON_CALL_TIMEOUT_MS = 60_000;
+
 export type FaultKind =
   | 'user_error' // a UserError: Tryton refused the data (message, description)
   | 'user_warning' // a UserWarning waiting for confirmation
@@ -173,7 +176,7 @@ export class TrytonRpc {
         method: 'POST',
         headers,
         body: JSON.stringify({ id: this.nextId++, method, params }),
-        signal: AbortSignal.timeout(this.connection.timeoutMs ?? 60_000),
+        signal: AbortSignal.timeout(this.connection.timeoutMs ?? TRYTON_CALL_TIMEOUT_MS),
       });
     } catch (error) {
       throw unavailable(method, error);

@@ -21,7 +21,7 @@ import { lookupObjects, type RecordRef } from './lookup.ts';
 import { TrytonModels } from './models.ts';
 import { DEFAULT_JOURNAL_CODE, DEFAULT_TRYTON_CONCURRENCY, type TrytonErpOptions } from './options.ts';
 import { type PostManyDeps, postMany } from './post-many.ts';
-import { TrytonRpc } from './rpc.ts';
+import { TRYTON_CALL_TIMEOUT_MS, TrytonRpc } from './rpc.ts';
 import { TRYTON_BATCH_SIZE } from './write-batch.ts';
 
 /** Rethrows a failing read as an ErpError with its category. */
@@ -40,6 +40,12 @@ async function* guarded<T>(source: () => AsyncIterable<T>, what: string): AsyncI
  */
 export class TrytonErp implements ErpAdapter {
   readonly name = 'tryton';
+  /**
+   * Tryton carries out a call it received even when its caller is gone, and nothing in it stops
+   * a second create of the same reference (keys.ts): after an interrupted run, an object is
+   * written again only once the interrupted call has had its time (TRYTON_CALL_TIMEOUT_MS).
+   */
+  readonly writeSettleMs: number;
   private readonly m: TrytonModels;
   private readonly deps: PostManyDeps;
   private readonly log: Logger;
@@ -47,6 +53,7 @@ export class TrytonErp implements ErpAdapter {
 
   constructor(options: TrytonErpOptions) {
     this.m = new TrytonModels(new TrytonRpc(options));
+    this.writeSettleMs = options.timeoutMs ?? TRYTON_CALL_TIMEOUT_MS;
     this.log = options.log ?? silentLogger;
     this.companiesCache = new CompaniesCache(this.m, options.companyByEntity);
     const base = options.deepLinkBase?.replace(/\/+$/, '');

@@ -26,7 +26,8 @@ import { failure, type Model, postDrafts, success, type WriteDeps, writeOne } fr
  * draft. Either way a refused object fails alone, with the message a lone write gets, and never
  * its neighbours. A call without an answer (a timeout, a dropped connection) may still commit:
  * its items fail as transient and the next sync's look-up finds whatever it wrote (lookup.ts),
- * never posting twice.
+ * never posting twice. So does the sync after a run killed during a call, which waits for the
+ * call to land first (TrytonErp.writeSettleMs).
  */
 
 /**

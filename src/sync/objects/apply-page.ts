@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sql } from 'postgres';
 import type { ErpAdapter, ErpWrite, WriteResult } from '../../erp/index.ts';
-import { claimRows, type Outcome, recordOutcomes } from '../sync-ledger/index.ts';
+import type { Logger } from '../../log.ts';
+import { claimRows, inDoubtForMs, type Outcome, recordOutcomes } from '../sync-ledger/index.ts';
 import type { PlannedItem } from './plan-page.ts';
 
 export interface ApplyContext {
@@ -8,6 +10,7 @@ export interface ApplyContext {
   erp: ErpAdapter;
   connectionId: string;
   syncRequestId?: string | undefined;
+  log: Logger;
 }
 
 export interface ApplyCounts {
@@ -94,6 +97,7 @@ async function applyPhase(
   counts: ApplyCounts,
 ): Promise<Outcome[]> {
   const ids = [...new Set(items.map((i) => i.objectId))];
+  await settleInterruptedWrites(context, syncType, ids);
   const claimed = new Set(
     await claimRows(context.sql, {
       connectionId: context.connectionId,
@@ -119,4 +123,24 @@ async function applyPhase(
     else counts.failed++;
   }
   return outcomes;
+}
+
+/**
+ * Waits, before claiming, until a write an interrupted run may have left in the ERP's hands has
+ * had its time to land (sync-ledger/in-doubt.ts): claiming first would date the claim before the
+ * wait, and a crash of this run during its own write would then be waited for too briefly.
+ */
+async function settleInterruptedWrites(context: ApplyContext, syncType: string, ids: string[]) {
+  const settleMs = context.erp.writeSettleMs ?? 0;
+  const waitMs = await inDoubtForMs(
+    context.sql,
+    { connectionId: context.connectionId, syncType, objectIds: ids },
+    settleMs,
+  );
+  if (waitMs <= 0) return;
+  context.log.warn(
+    { syncType, waitMs, erp: context.erp.name },
+    `waiting ${Math.ceil(waitMs / 1000)} s before writing objects an interrupted run was writing, so the ERP's look-up sees what that run's last call did`,
+  );
+  await sleep(waitMs);
 }

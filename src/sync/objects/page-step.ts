@@ -35,7 +35,7 @@ export async function processPage(
       'objects without a readable id were skipped',
     );
   const counts = await applyPage(
-    { sql: deps.sql, erp: deps.erp, connectionId: deps.connectionId, syncRequestId },
+    { sql: deps.sql, erp: deps.erp, connectionId: deps.connectionId, syncRequestId, log: deps.log },
     plan.items,
   );
   summary.posted += counts.posted;

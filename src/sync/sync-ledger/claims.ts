@@ -14,7 +14,8 @@ export interface ClaimRequest {
  * write is due now (rows in PENDING). In one statement:
  * - a new object gets a PENDING row;
  * - a PENDING row (a crash between claim and outcome) stays due: the ERP call is idempotent by
- *   object id, so repeating it returns the first result instead of writing twice;
+ *   object id, so repeating it returns the first result instead of writing twice (for an ERP
+ *   that may carry out the interrupted call late, the caller waits for it first: in-doubt.ts);
  * - a REPORTED failure that is ready again (the customer fixed the coding) goes back to PENDING
  *   for another attempt, at once, unless it answered the very sync-button request claiming it
  *   now: that request is answered for the row (docs/platform.md G28), and its page was read

@@ -4,6 +4,7 @@
 export { settleAnsweredRows, unansweredRowsOfEndedRuns } from './answered-rows.ts';
 export { carryOverUnreportedRows } from './carry-over.ts';
 export { claimRows } from './claims.ts';
+export { inDoubtForMs } from './in-doubt.ts';
 export {
   lastFailureMessages,
   latestOutcome,

@@ -1,7 +1,8 @@
 // A sync worker process for Tryton crash tests: runs the object syncs once against the given
 // stub, worker schema, Redis and Tryton database, then exits 0. With PAUSE_AFTER_ERP_WRITE=1 it
 // stops right after the first ERP write that created something, before reporting it to the
-// platform, prints "erp-written" and waits there to be killed with SIGKILL.
+// platform, prints "erp-written" and waits there to be killed with SIGKILL. TRYTON_TIMEOUT_MS, when
+// set, is the adapter's call timeout (and so how long it lets an interrupted call settle).
 import type { ErpAdapter, WriteResult } from '../../../src/erp/index.ts';
 import { createErp } from '../../../src/erp/index.ts';
 import { env, syncObjectsOnce } from '../object-sync-child.ts';
@@ -39,6 +40,7 @@ await syncObjectsOnce((_sql, log) => {
       database: env('TRYTON_DATABASE'),
       user: env('TRYTON_USER'),
       password: env('TRYTON_PASSWORD'),
+      ...(process.env.TRYTON_TIMEOUT_MS ? { timeoutMs: Number(process.env.TRYTON_TIMEOUT_MS) } : {}),
     },
     { log },
   );

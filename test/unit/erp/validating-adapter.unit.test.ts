@@ -76,4 +76,10 @@ describe('validatingAdapter', () => {
     await expect(read()).rejects.toBeInstanceOf(ErpError);
     await expect(read()).rejects.toMatchObject({ category: 'needs_integrator' });
   });
+
+  it('keeps how long an interrupted write may take to land (writeSettleMs), and adds none', () => {
+    const settling = { ...fakeErp({}), writeSettleMs: 60_000 } as ErpAdapter;
+    expect(validatingAdapter(settling).writeSettleMs).toBe(60_000);
+    expect(validatingAdapter(fakeErp({})).writeSettleMs).toBeUndefined();
+  });
 });

@@ -83,7 +83,10 @@ describe('a bill payment waits until its bill is BILL_SYNCED', () => {
       ['bill-unacknowledged', 'BILL_SYNC'],
       ['bill-unacknowledged', 'BILL_PAYMENT_SYNC'],
     ]);
-    await applyPage({ sql: world.db.sql, erp: world.erp, connectionId: world.connectionId }, plan.items);
+    await applyPage(
+      { sql: world.db.sql, erp: world.erp, connectionId: world.connectionId, log: silentLogger },
+      plan.items,
+    );
 
     const rows = await world.db.sql<{ object_id: string; sync_type: string; state: string }[]>`
       select object_id, sync_type, state from sync_ledger
