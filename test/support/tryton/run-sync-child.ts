@@ -10,13 +10,15 @@ export interface ChildExit {
   stderr: string;
   /** Whether it printed "erp-written" (PAUSE_AFTER_ERP_WRITE). */
   wrote: boolean;
+  /** What it printed: a summary per kind it finished (JSON lines), and the markers above. */
+  stdout: string;
 }
 
 export interface SyncChildOptions {
   /** Kill it with SIGKILL once it wrote to Tryton (it pauses there, before the report). */
   afterErpWrite?: boolean;
-  /** Kill it with SIGKILL after this long. */
-  afterMs?: number;
+  /** Kill it with SIGKILL this long after its first batch of objects went to Tryton. */
+  afterWritingMs?: number;
   /** Where it reaches Tryton (default: the world's server). */
   trytonUrl?: string;
   /** The adapter's call timeout, which is also how long it lets an interrupted call settle. */
@@ -55,18 +57,22 @@ export function startSyncChild(world: TrytonSyncWorld, options: SyncChildOptions
   child.stderr.on('data', (d) => {
     stderr += d;
   });
+  let timer: NodeJS.Timeout | null = null;
+  let stdout = '';
   child.stdout.on('data', (d: Buffer) => {
-    if (options.afterErpWrite && d.toString().includes('erp-written')) {
+    const text = d.toString();
+    stdout += text;
+    if (options.afterWritingMs !== undefined && !timer && text.includes('erp-writing'))
+      timer = setTimeout(() => child.kill('SIGKILL'), options.afterWritingMs);
+    if (options.afterErpWrite && text.includes('erp-written')) {
       wrote = true;
       child.kill('SIGKILL');
     }
   });
-  const timer =
-    options.afterMs === undefined ? null : setTimeout(() => child.kill('SIGKILL'), options.afterMs);
   const exit = new Promise<ChildExit>((resolve) =>
     child.on('exit', (code, signal) => {
       if (timer) clearTimeout(timer);
-      resolve({ code, signal, stderr, wrote });
+      resolve({ code, signal, stderr, wrote, stdout });
     }),
   );
   return { exit, kill: () => child.kill('SIGKILL') };
