@@ -189,13 +189,18 @@ export function startWorkers(app: AppContext, settings: WorkerSettings): Running
   const workers = keys.map((key) => {
     const jobs = new Set<Promise<unknown>>();
     const processJob = processorFor(key, app, settings, joiner);
-    const worker = new Worker(QUEUE_NAMES[key], (job: Job) => tracked<unknown>(jobs, processJob(job)), {
-      connection: bullConnection(settings.connection.redisUrl),
-      prefix: settings.connection.prefix,
-      concurrency: settings.concurrency?.[key] ?? CONCURRENCY[key],
-      ...WORKER_TUNING[key],
-      ...settings.tuning,
-    });
+    // The lock token goes on to the processor: the watchdog needs it to wait again (moveToDelayed).
+    const worker = new Worker(
+      QUEUE_NAMES[key],
+      (job: Job, token?: string) => tracked<unknown>(jobs, processJob(job, token)),
+      {
+        connection: bullConnection(settings.connection.redisUrl),
+        prefix: settings.connection.prefix,
+        concurrency: settings.concurrency?.[key] ?? CONCURRENCY[key],
+        ...WORKER_TUNING[key],
+        ...settings.tuning,
+      },
+    );
     worker.on('failed', (job, error) =>
       app.log.warn(
         {

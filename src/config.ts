@@ -127,7 +127,7 @@ export const envSchema = z.object({
     .string()
     .optional()
     .describe(
-      'Earlier TOKEN_ENCRYPTION_KEY values, comma-separated: stored tokens are still read with them and re-encrypted with the current key at the next renewal. Never logged.',
+      'Other keys stored tokens may be under, comma-separated: they only decrypt. Each worker start and `status` re-encrypt what is under them with TOKEN_ENCRYPTION_KEY; remove one once `status` says it may go (README, rotating TOKEN_ENCRYPTION_KEY). Never logged.',
     ),
   PLATFORM_CONNECTION_ID: z
     .string()

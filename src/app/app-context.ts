@@ -10,7 +10,9 @@ import {
   createPlatformClient,
   type PlatformClient,
   type PlatformClientOptions,
+  reencryptStoredTokens,
   TokenCipher,
+  type TokenRekey,
 } from '../platform/index.ts';
 import type { SyncPlatform } from '../sync/objects/index.ts';
 import { syncPlatformFrom } from '../sync/objects/index.ts';
@@ -153,6 +155,15 @@ export function createAppContext(options: {
 /** The cipher of the stored tokens; a missing or malformed key stops here (exit 78, one line). */
 export function tokenCipherFrom(config: Config): TokenCipher {
   return TokenCipher.fromConfig(config.TOKEN_ENCRYPTION_KEY, config.TOKEN_ENCRYPTION_OLD_KEYS);
+}
+
+/**
+ * PLATFORM_GRANT=authorization_code: the stored tokens moved to TOKEN_ENCRYPTION_KEY now, not at a
+ * renewal an idle worker may never make (README, rotating TOKEN_ENCRYPTION_KEY); null otherwise.
+ */
+export function reencryptTokens(app: Pick<AppContext, 'config' | 'sql'>): Promise<TokenRekey | null> {
+  if (app.config.PLATFORM_GRANT !== 'authorization_code') return Promise.resolve(null);
+  return reencryptStoredTokens(app.sql, tokenCipherFrom(app.config));
 }
 
 function erpConfigFrom(config: Config, sql: Sql): ErpConfig {

@@ -4,6 +4,7 @@ import { type Logger, silentLogger } from '../log.ts';
 import type { PlatformClient } from '../platform/index.ts';
 import { GrantUnusableError } from '../platform/index.ts';
 import { followSwitch } from '../sync/connection-migration/index.ts';
+import { refuseUnreportable } from './connection-refusal.ts';
 
 /**
  * The platform has no accounting connection to sync (docs/platform.md F39: `{}`, a 404, or no
@@ -40,6 +41,7 @@ export async function resolveConnection(
     ? await platform.connection.get(configured)
     : await platform.connection.getActive();
   if (!connection) throw new NoConnectionError(configured);
+  refuseUnreportable(connection, configured);
   // A null provider name (docs/platform.md F37) is stored as '' and never overwrites a known one.
   await sql`
     insert into connections (id, remote_provider_name, is_active)
@@ -76,5 +78,22 @@ export async function connectionDespiteGrant(
       select id from connections order by is_active desc, created_at desc limit 1`;
     if (!known) throw error;
     return known.id;
+  }
+}
+
+/**
+ * connectionDespiteGrant for `status`: null when the grant is unusable and no connection was ever
+ * recorded (a revocation met by the very first command). The report still runs, with the grant's
+ * problem as its banner, and exits 3 like every PROBLEM (README "Exit codes").
+ */
+export async function connectionForStatus(
+  app: { platform: PlatformClient; sql: Sql; log?: Logger },
+  configured?: string,
+): Promise<string | null> {
+  try {
+    return await connectionDespiteGrant(app, configured);
+  } catch (error) {
+    if (error instanceof GrantUnusableError) return null;
+    throw error;
   }
 }

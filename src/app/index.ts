@@ -6,8 +6,14 @@ export {
   endpointFromConfig,
   PlatformBaseUrlError,
   PlatformNotConfiguredError,
+  reencryptTokens,
 } from './app-context.ts';
-export { connectionDespiteGrant, NoConnectionError, resolveConnection } from './connection.ts';
+export {
+  connectionDespiteGrant,
+  connectionForStatus,
+  NoConnectionError,
+  resolveConnection,
+} from './connection.ts';
 export { consentSettingsFrom, isLoopbackRedirect } from './consent-settings.ts';
 export { databaseUnavailableMessage, guardTransactions, isDatabaseUnavailable } from './database.ts';
 export { databaseRefusalMessage } from './database-refusal.ts';

@@ -30,7 +30,12 @@ export function registerConnectCommand(program: Command): void {
           const listener = loopback
             ? await listenForCallback(settings.redirectUri, async (query) => {
                 await completeConsent(
-                  { ...settings, exchange: (c) => app.platform.exchangeCode(c), log: runtime.log },
+                  {
+                    ...settings,
+                    exchange: (c) => app.platform.exchangeCode(c),
+                    revoke: (refreshToken) => app.platform.revokeRefreshToken(refreshToken),
+                    log: runtime.log,
+                  },
                   {
                     state: query.get('state') ?? undefined,
                     code: query.get('code') ?? undefined,
@@ -40,11 +45,13 @@ export function registerConnectCommand(program: Command): void {
               })
             : null;
           try {
-            const { url } = await startConsent(settings);
+            const { url, state } = await startConsent(settings);
+            listener?.expect(state);
             process.stdout.write(`Open this page and approve the consent:\n${url}\n`);
             if (listener) await withinMs(listener.done, timeoutMs);
             else await waitForStoredConsent(runtime.sql, settings.clientId, started, timeoutMs);
           } catch (error) {
+            // Declined, refused or failed: one line with the next step (README "Exit codes": 1).
             if (error instanceof ConsentFailure) throw new CommandError(error.message);
             throw error;
           } finally {

@@ -9,12 +9,13 @@ import {
   consentSettingsFrom,
   createAppContext,
   endpointFromConfig,
+  reencryptTokens,
 } from '../app/index.ts';
 import { EXIT } from '../exit-codes.ts';
 import { createMetrics, type Metrics, type RunningHeartbeat, startHeartbeat } from '../operations/index.ts';
 import { createQueues, type Queues } from '../queue/index.ts';
 import {
-  ensureSubscription,
+  keepSubscription,
   listenFailure,
   type RunningServer,
   startServer,
@@ -98,6 +99,15 @@ async function start(runtime: Runtime, options: WorkerOptions, parts: Parts): Pr
     observe: metrics.observePlatform,
   });
   parts.app = app;
+  // Tokens still under an old TOKEN_ENCRYPTION_KEY move to the current one now, without waiting
+  // for a renewal (README, rotating TOKEN_ENCRYPTION_KEY). Counts only, never a value.
+  const rekey = await reencryptTokens(app);
+  if (rekey) {
+    log.info(
+      { reencrypted: rekey.reencrypted, needOldKey: rekey.needOldKey },
+      `stored platform tokens: ${rekey.reencrypted} re-encrypted with TOKEN_ENCRYPTION_KEY`,
+    );
+  }
   // A consent the business revoked (or not given yet) leaves the worker up on the connection it
   // knew: schedules pause, status says to reconnect, and /oauth/callback can take the new consent.
   const connectionId = await connectionDespiteGrant(app, config.PLATFORM_CONNECTION_ID);
@@ -160,6 +170,7 @@ async function startHttp(
             settings: consentSettingsFrom(config, app.sql),
             exchange: (c: { code: string; redirectUri: string; codeVerifier: string }) =>
               app.platform.exchangeCode(c),
+            revoke: (refreshToken: string) => app.platform.revokeRefreshToken(refreshToken),
             log,
           },
         }
@@ -170,10 +181,11 @@ async function startHttp(
   parts.server = await startServer(deps, listen).catch((error: unknown) => {
     throw listenFailure(error, listen);
   });
-  // With WEBHOOK_SECRET set, the subscription is managed outside this worker (F20).
+  // With WEBHOOK_SECRET set, the subscription is managed outside this worker (F20). Otherwise it
+  // is checked against the platform's list now and every minute, and registered again if lost.
   if (config.WEBHOOK_PUBLIC_URL && !config.WEBHOOK_SECRET) {
     parts.stopRegistration = new AbortController();
-    parts.registration = ensureSubscription({
+    parts.registration = keepSubscription({
       sql: app.sql,
       platform: app.platform,
       log,

@@ -6,6 +6,13 @@ import { z } from 'zod';
  * they are schemas because an ERP's answer is a boundary too.
  */
 
+/**
+ * Most items one chart stream may hold: ten times the 100k items docs/erp-http.md plans a stream
+ * for. Its readers hold a stream whole (the chart mirror, the kit), so a stream that goes on past
+ * this is taken for one that does not end (src/page-guard.ts), not read until memory runs out.
+ */
+export const CHART_STREAM_ITEMS_MAX = 1_000_000;
+
 /** docs/platform.md F8: the platform's classification enum. */
 export const GlClassification = z.enum([
   'ASSET',

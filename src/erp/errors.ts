@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { type PagingFault, pagingFaultText } from '../page-guard.ts';
 
 /**
  * The ERP error taxonomy, one per failure category of docs/platform.md G27:
@@ -119,5 +120,23 @@ export class ErpError extends Error {
   }
   get referenceId(): string | undefined {
     return this.info.referenceId;
+  }
+}
+
+/**
+ * A chart stream whose cursor does not move on (src/page-guard.ts): ended instead of followed
+ * for ever. The chart mirror stops on it alone (`sync coa`: exit 4, README "Exit codes").
+ */
+export class ErpPagingError extends ErpError {
+  constructor(route: string, what: string, fault: PagingFault) {
+    super(
+      needsIntegrator(
+        'ERP_PAGING',
+        'The ERP service’s chart stream does not end',
+        `${route} (${what}): ${pagingFaultText(fault)}`,
+        integratorReference('paging', route, fault.rule),
+      ),
+    );
+    this.name = 'ErpPagingError';
   }
 }

@@ -1,3 +1,4 @@
+import type { TokenRekey } from '../platform/index.ts';
 import { type Health, skewWords, type WorkerSeen } from './health.ts';
 import type { StatusReport } from './status-report.ts';
 
@@ -84,6 +85,22 @@ export function formatHealth(health: Health, now = Date.now()): string {
   return [...lines, '', timing, '', queues].join('\n');
 }
 
+/**
+ * Where a TOKEN_ENCRYPTION_KEY rotation stands (README, rotating it): when the old keys may go, or
+ * how many stored values still need one. Nothing while no old key is set and none is needed.
+ */
+export function tokenEncryptionLine(t: TokenRekey): string | null {
+  const now = t.reencrypted ? ` (${t.reencrypted} re-encrypted just now)` : '';
+  if (t.needOldKey > 0) {
+    return (
+      `Token encryption: ${t.needOldKey} stored value${t.needOldKey === 1 ? '' : 's'} still under another key than TOKEN_ENCRYPTION_KEY${now} ` +
+      '(written meanwhile by a process with another TOKEN_ENCRYPTION_KEY); each worker start and `ledgersync status` re-encrypt them: keep TOKEN_ENCRYPTION_OLD_KEYS until then.'
+    );
+  }
+  if (!t.oldKeys) return null;
+  return `Token encryption: every stored token is under TOKEN_ENCRYPTION_KEY${now}; TOKEN_ENCRYPTION_OLD_KEYS may be removed once every process runs with this TOKEN_ENCRYPTION_KEY.`;
+}
+
 /** The status report as text for a terminal. */
 export function formatStatus(report: StatusReport): string {
   const kinds = table(
@@ -106,7 +123,7 @@ export function formatStatus(report: StatusReport): string {
   );
   const b = report.syncButton;
   const parts = [
-    `Connection ${report.connectionId} · ${report.generatedAt}`,
+    `${report.connectionId ? `Connection ${report.connectionId}` : 'No connection recorded yet'} · ${report.generatedAt}`,
     '',
     formatHealth(report.health, Date.parse(report.generatedAt)),
     '',
@@ -115,9 +132,25 @@ export function formatStatus(report: StatusReport): string {
     reasons.length ? `Top failure reasons:\n${reasons.join('\n')}` : 'No failures reported.',
     '',
     `Sync button: ${b.answered} answered, ${b.open} open, ${b.expired} expired` +
-      (b.p50Ms !== null ? `; latency p50 ${b.p50Ms} ms, p99 ${b.p99Ms} ms` : ''),
+      (b.p50Ms !== null ? `; latency p50 ${b.p50Ms} ms, p99 ${b.p99Ms} ms` : '') +
+      (b.cutShort > 0 ? cutShortWords(b.cutShort, b.lastCutShortAt) : ''),
     `Chart of accounts: ${report.chart.map((c) => `${c.mirrored} ${c.kind}${c.failing ? ` (${c.failing} failing)` : ''}`).join(', ') || 'not mirrored yet'}`,
     `Synced outside ledgersync, not yet acknowledged (\`ledgersync reconcile\` lists them; \`--ack\` acknowledges): ${report.externalSyncs}`,
   ];
+  const tokens = report.tokenEncryption ? tokenEncryptionLine(report.tokenEncryption) : null;
+  if (tokens) parts.push(tokens);
   return parts.join('\n');
+}
+
+/**
+ * Presses the watchdog answered before every requested row could be read (docs/platform.md G29):
+ * the platform's reads were too slow for the window, so rows no read reached expired there.
+ */
+function cutShortWords(count: number, latestAt: string | null): string {
+  const presses = count === 1 ? '1 press' : `${count} presses`;
+  return (
+    `\n  ${presses} cut short (latest pressed ${latestAt ?? 'unknown'}): the platform answered its reads too ` +
+    'slowly to list every requested row within 5 minutes; the rows read were answered (a temporary ' +
+    'failure where not synced), the rest expired on the platform and the next sync writes them'
+  );
 }

@@ -7,6 +7,7 @@ import { OBJECT_KINDS } from '../sync/objects/index.ts';
 import { spanOf } from './format-status.ts';
 import { nextScheduledRuns } from './next-runs.ts';
 import { countStalled, type QueueDepth, readQueueDepth } from './queue-snapshot.ts';
+import { subscriptionCheckFindings, withSubscriptionFindings } from './subscription-check.ts';
 import { type HeardBeat, type Heartbeat, readHeartbeats } from './worker-heartbeat.ts';
 
 /**
@@ -268,9 +269,12 @@ export async function readHealth(
         : null,
     };
   });
-  const judged = withGrant(
-    judgeHealth({ workers, queues, redisError, latest }),
-    sources.grantClientId ? await grantStanding(sql, sources.grantClientId, now) : null,
+  const judged = withSubscriptionFindings(
+    withGrant(
+      judgeHealth({ workers, queues, redisError, latest }),
+      sources.grantClientId ? await grantStanding(sql, sources.grantClientId, now) : null,
+    ),
+    await subscriptionCheckFindings(sql, now),
   );
   return {
     ...judged,

@@ -10,4 +10,5 @@ export { type Health, type HealthState, lastGoodRuns, type WorkerSeen } from './
 export { createMetrics, type Metrics } from './metrics.ts';
 export { OUTBOX_STEP_MS, type StatusHistory } from './status-history.ts';
 export { type KindStatus, type StatusReport, statusReport } from './status-report.ts';
+export { recordSubscriptionCheck, type SubscriptionCheckOutcome } from './subscription-check.ts';
 export { type RunningHeartbeat, readHeartbeats, startHeartbeat } from './worker-heartbeat.ts';

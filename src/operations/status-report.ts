@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
 import type { ErrorCategory } from '../erp/index.ts';
+import type { TokenRekey } from '../platform/index.ts';
 import { chartCounts } from '../sync/mirror/index.ts';
 import { kindOfSyncType, kindSpec, OBJECT_KINDS, type ObjectKindName } from '../sync/objects/index.ts';
 import { requestStats } from '../sync/sync-button/index.ts';
@@ -38,7 +39,7 @@ export interface KindStatus {
 export interface StatusReport {
   /** When the report was read (ISO 8601, UTC): ages are counted from here. */
   generatedAt: string;
-  connectionId: string;
+  connectionId: string | null;
   /** Whether syncs happen: workers, queues, last good and next scheduled run per kind. */
   health: Health;
   /** The series the status page draws (runs, sync-button latency, outbox depth). */
@@ -46,9 +47,27 @@ export interface StatusReport {
   kinds: KindStatus[];
   /** Objects marked synced outside ledgersync and not yet acknowledged (reconcile). */
   externalSyncs: number;
-  syncButton: { answered: number; open: number; expired: number; p50Ms: number | null; p99Ms: number | null };
+  syncButton: {
+    answered: number;
+    open: number;
+    expired: number;
+    p50Ms: number | null;
+    p99Ms: number | null;
+    /**
+     * Presses the watchdog answered before every requested row could be read (the platform's
+     * reads too slow for the window): the rows read were answered, the rest expired on the
+     * platform and wait for the next sync. The latest one's press time.
+     */
+    cutShort: number;
+    lastCutShortAt: string | null;
+  };
   chart: { kind: string; mirrored: number; failing: number }[];
   recentFailures: { kind: string; objectId: string; category: string; message: string; at: string }[];
+  /**
+   * PLATFORM_GRANT=authorization_code, from `status` (which re-encrypts first): stored values moved
+   * to TOKEN_ENCRYPTION_KEY just now, those still needing an old key, whether old keys are set.
+   */
+  tokenEncryption?: TokenRekey;
 }
 
 async function kindStatus(sql: Sql, connectionId: string, kind: ObjectKindName): Promise<KindStatus> {
@@ -98,6 +117,8 @@ async function syncButtonStats(sql: Sql, connectionId: string): Promise<StatusRe
     expired: row?.expired ?? 0,
     p50Ms: ms(row?.p50),
     p99Ms: ms(row?.p99),
+    cutShort: row?.cut_short ?? 0,
+    lastCutShortAt: row?.last_cut_short ? isoTime(row.last_cut_short) : null,
   };
 }
 
@@ -107,10 +128,13 @@ async function syncButtonStats(sql: Sql, connectionId: string): Promise<StatusRe
  */
 export async function statusReport(
   sql: Sql,
-  connectionId: string,
+  /** null: no connection recorded yet (a revoked consent met first); the grant's problem still shows. */
+  connection: string | null,
   sources: HealthSources,
   now = Date.now(),
 ): Promise<StatusReport> {
+  // No connection has an empty id: with none recorded, every per-connection count is empty.
+  const connectionId = connection ?? '';
   const kinds = [];
   for (const kind of OBJECT_KINDS) kinds.push(await kindStatus(sql, connectionId, kind));
   const [external] = await sql<
@@ -120,7 +144,7 @@ export async function statusReport(
   const recent = await recentActionableFailures(sql, connectionId);
   return {
     generatedAt: new Date(now).toISOString(),
-    connectionId,
+    connectionId: connection,
     health: await readHealth(sql, connectionId, sources, kinds, now),
     history: await readStatusHistory(sql, connectionId, now),
     kinds,

@@ -4,7 +4,7 @@ import { closingController } from '../closing-controller.ts';
 import { type Logger, silentLogger } from '../log.ts';
 import { DEFAULT_RETRY, type RetryOptions } from './backoff.ts';
 import { GrantRenewal } from './grant/grant-renewal.ts';
-import { exchangeCode, type GrantAnswer } from './grant/grant-token-request.ts';
+import { exchangeCode, type GrantAnswer, revokeRefreshToken } from './grant/grant-token-request.ts';
 import type { TokenCipher } from './grant/token-cipher.ts';
 import {
   HttpTransport,
@@ -139,6 +139,10 @@ function buildClient(options: PlatformClientOptions) {
     /** The Authorization Code grant's code, exchanged for the consent's tokens (F45). */
     exchangeCode(consent: { code: string; redirectUri: string; codeVerifier: string }): Promise<GrantAnswer> {
       return exchangeCode(transport, credentials, consent, log);
+    },
+    /** Ends the grant behind a refresh token that a new consent replaced (F47). */
+    revokeRefreshToken(refreshToken: string): Promise<void> {
+      return revokeRefreshToken(transport, credentials, refreshToken);
     },
     stats(): PlatformClientStats {
       return { limiter: limiter.stats(), tokensIssued: tokens.issuedCount };

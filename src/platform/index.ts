@@ -28,6 +28,7 @@ export { type GrantStanding, grantStanding } from './grant/grant-standing.ts';
 export { loadGrant } from './grant/grant-store.ts';
 export type { GrantAnswer } from './grant/grant-token-request.ts';
 export { TokenCipher } from './grant/token-cipher.ts';
+export { reencryptStoredTokens, type TokenRekey } from './grant/token-rekey.ts';
 export { attempt } from './http-attempt.ts';
 export {
   DEFAULT_IDEMPOTENCY_TTL_DAYS,

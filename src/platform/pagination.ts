@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { followCursor, pagingFaultText } from '../page-guard.ts';
 import { UnexpectedResponseError } from './errors.ts';
 import type { PlatformRequest, PlatformResponse, QueryParams } from './http-transport.ts';
 import { type ItemResult, parseItems } from './parse.ts';
@@ -9,6 +10,12 @@ export interface ItemPage<T> {
   items: ItemResult<T>[];
   /** page.next as the platform gave it; null on the last page. Save it to resume later. */
   next: string | null;
+  traceId: string | null;
+}
+
+/** A page to read: the request, and the trace id of the answer whose page.next it follows. */
+interface Onward {
+  request: PlatformRequest;
   traceId: string | null;
 }
 
@@ -31,19 +38,39 @@ export interface ListingSource<T> {
 export class Listing<T> implements AsyncIterable<ItemResult<T>> {
   constructor(private readonly source: ListingSource<T>) {}
 
-  /** Pages from the first one, or from a page.next link saved earlier. */
+  /**
+   * Pages from the first one, or from a page.next link saved earlier. A list whose page.next does
+   * not move on (a link already followed, a page that repeats an earlier one, empty pages that
+   * point onward without end) ends with an error for this list alone (F43; src/page-guard.ts).
+   */
   async *pages(options: { resumeFrom?: string } = {}): AsyncGenerator<ItemPage<T>> {
     const { send, path, query, item, what } = this.source;
-    let request: PlatformRequest | null = options.resumeFrom
-      ? { method: 'GET', path: options.resumeFrom }
-      : { method: 'GET', path, query: { page_size: PAGE_SIZE_MAX, ...query } };
-    while (request) {
-      const response = await send(request);
-      const page = readEnvelope(response, request.path);
-      yield { items: parseItems(item, page.data, what), next: page.next, traceId: response.traceId };
-      if (page.next) checkSameList(page.next, path, response.traceId);
-      request = page.next ? { method: 'GET', path: page.next } : null;
-    }
+    const first: Onward = options.resumeFrom
+      ? { request: { method: 'GET', path: options.resumeFrom }, traceId: null }
+      : { request: { method: 'GET', path, query: { page_size: PAGE_SIZE_MAX, ...query } }, traceId: null };
+    yield* followCursor<Onward, ItemPage<T>>({
+      first,
+      async read({ request }) {
+        const response = await send(request);
+        const page = readEnvelope(response, request.path);
+        return {
+          page: { items: parseItems(item, page.data, what), next: page.next, traceId: response.traceId },
+          items: page.data,
+          next: page.next ? { request: { method: 'GET', path: page.next }, traceId: response.traceId } : null,
+        };
+      },
+      keyOf: (onward) => pageKey(onward, path),
+      broken: (fault, at) =>
+        new UnexpectedResponseError({
+          status: null,
+          code: null,
+          message: `${pagingFaultText(fault)}; the rest of the list could not be read (F43)`,
+          traceId: at.traceId,
+          retryable: false,
+          method: 'GET',
+          path,
+        }),
+    });
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<ItemResult<T>> {
@@ -63,27 +90,39 @@ export class Listing<T> implements AsyncIterable<ItemResult<T>> {
 }
 
 /**
+ * The page a request names within the list at `listPath`: the list's path and its query, sorted
+ * (the first page is asked by path and query, every later one by the full URL page.next gave).
+ *
  * docs/platform.md F43: a page.next that leads to another path is not the next page of this list
- * (reading on would mix another list's objects into this one). The read ends here with an error
+ * (reading on would mix another list's objects into this one). The read ends there with an error
  * for this list alone, after the page in hand was handed on: its items are good and are kept.
  */
-function checkSameList(next: string, listPath: string, traceId: string | null): void {
-  let pathname: string;
+function pageKey({ request, traceId }: Onward, listPath: string): string {
+  let url: URL;
   try {
-    pathname = new URL(next, 'http://relative.invalid').pathname.replace(/\/+$/, '');
+    url = new URL(request.path, 'http://relative.invalid');
   } catch {
-    pathname = '';
+    url = new URL('http://relative.invalid/');
   }
-  if (pathname.endsWith(listPath)) return;
-  throw new UnexpectedResponseError({
-    status: null,
-    code: null,
-    message: `page.next leads away from ${listPath} (to ${pathname || 'an unreadable link'}); the rest of the list could not be read (F43)`,
-    traceId,
-    retryable: false,
-    method: 'GET',
-    path: listPath,
-  });
+  const pathname = url.pathname.replace(/\/+$/, '');
+  if (request.path !== listPath && !pathname.endsWith(listPath)) {
+    throw new UnexpectedResponseError({
+      status: null,
+      code: null,
+      message: `page.next leads away from ${listPath} (to ${pathname || 'an unreadable link'}); the rest of the list could not be read (F43)`,
+      traceId,
+      retryable: false,
+      method: 'GET',
+      path: listPath,
+    });
+  }
+  for (const [name, value] of Object.entries(request.query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const one of value) url.searchParams.append(name, String(one));
+    else url.searchParams.set(name, String(value));
+  }
+  url.searchParams.sort();
+  return `${listPath}?${url.searchParams.toString()}`;
 }
 
 function readEnvelope(response: PlatformResponse, path: string): { data: unknown[]; next: string | null } {

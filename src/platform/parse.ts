@@ -49,6 +49,16 @@ export function envelopeOf<K extends string>(key: K) {
   return z.looseObject({ [key]: z.array(z.unknown()) } as { [P in K]: z.ZodArray<z.ZodUnknown> });
 }
 
+/**
+ * An upload answer (docs/platform.md F41): the list under `key` may be absent or null, since both
+ * published copies make it optional (`{uploaded: [ids]}` or `{}` is a whole answer); read as empty.
+ */
+export function uploadAnswerOf<K extends string>(key: K) {
+  return z.looseObject({ [key]: z.array(z.unknown()).nullish() } as {
+    [P in K]: z.ZodOptional<z.ZodNullable<z.ZodArray<z.ZodUnknown>>>;
+  });
+}
+
 function idOf(raw: unknown): string | null {
   if (!raw || typeof raw !== 'object') return null;
   const id = (raw as { id?: unknown }).id;

@@ -6,6 +6,7 @@ export { escapeHtml } from './operator/html.ts';
 export { niceMax } from './operator/status-charts.ts';
 export { migrationSection } from './operator/status-migration.ts';
 export { type RunningServer, SERVER_TIMEOUTS, startServer } from './server.ts';
+export { keepSubscription } from './webhooks/check-subscription.ts';
 export { SUBSCRIBED_EVENTS } from './webhooks/event-actions.ts';
 export { ensureSubscription } from './webhooks/register-subscription.ts';
 export { webhookSecrets } from './webhooks/webhook-secrets.ts';

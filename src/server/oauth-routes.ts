@@ -15,6 +15,8 @@ import { escapeHtml } from './operator/html.ts';
 export interface ConsentRouteDeps {
   settings: ConsentSettings;
   exchange: (c: { code: string; redirectUri: string; codeVerifier: string }) => Promise<GrantAnswer>;
+  /** Ends the grant a new consent replaces (docs/platform.md F47). */
+  revoke?: (refreshToken: string) => Promise<void>;
   log: Logger;
 }
 
@@ -29,7 +31,12 @@ export function oauthCallbackRoute(deps: ConsentRouteDeps) {
       reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
       try {
         await completeConsent(
-          { ...deps.settings, exchange: deps.exchange, log: deps.log },
+          {
+            ...deps.settings,
+            exchange: deps.exchange,
+            ...(deps.revoke ? { revoke: deps.revoke } : {}),
+            log: deps.log,
+          },
           { state: text(q.state), code: text(q.code), error: text(q.error) },
         );
         return reply.send(

@@ -57,25 +57,39 @@ function env(): Record<string, string> {
   };
 }
 
-/** `ledgersync connect`, with the consent given over HTTP as a browser gives it. */
-async function connectAsBrowser(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+interface ConnectRun {
+  child: ChildProcess;
+  /** The consent page `connect` printed. */
+  url: string;
+  output: () => { stdout: string; stderr: string };
+  exit: Promise<number | null>;
+}
+
+/** `ledgersync connect`, up to the consent page it prints. */
+async function startConnect(): Promise<ConnectRun> {
   const child = spawn(process.execPath, [BIN, 'connect', '--timeout', '60'], {
     env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env() },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stderr.on('data', (d) => {
+  child.stderr!.on('data', (d) => {
     stderr += d;
   });
+  const exit = new Promise<number | null>((r) => child.on('close', r));
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (d) => {
+    child.stdout!.on('data', (d) => {
       stdout += d;
       const found = /^(https?:\/\/\S+\/oauth\/authorize\?\S+)$/m.exec(stdout);
       if (found) resolve(found[1]!);
     });
     child.on('close', () => reject(new Error(`connect ended before printing the URL: ${stderr}`)));
   });
+  return { child, url, output: () => ({ stdout, stderr }), exit };
+}
+
+/** The business approves the consent page: the address the platform sends its browser back to. */
+async function approve(url: string): Promise<string> {
   const page = await fetch(url, { redirect: 'manual' });
   expect(page.status).toBe(200);
   const html = await page.text();
@@ -92,10 +106,22 @@ async function connectAsBrowser(): Promise<{ code: number | null; stdout: string
     body: new URLSearchParams({ ...fields, decision: 'approve' }).toString(),
   });
   expect(decision.status).toBe(302);
-  const back = await fetch(decision.headers.get('location')!);
+  return decision.headers.get('location')!;
+}
+
+/** `ledgersync connect`, with the consent given over HTTP as a browser gives it. */
+async function connectAsBrowser(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = await startConnect();
+  const back = await fetch(await approve(run.url));
   expect(back.status).toBe(200);
-  const code = await new Promise<number | null>((r) => child.on('close', r));
-  return { code, stdout, stderr };
+  const code = await run.exit;
+  return { code, ...run.output() };
+}
+
+/** One line on stderr, no stack (README "Exit codes"). */
+function expectOneLine(stderr: string): void {
+  expect(stderr.trim().split('\n')).toHaveLength(1);
+  expect(stderr).not.toMatch(/\n\s+at |"stack"/);
 }
 
 beforeAll(async () => {
@@ -121,6 +147,23 @@ describe('Authorization Code grant end to end (docs/platform.md F44-F46)', () =>
     const grants = await control<GrantView[]>('GET', '/__stub/oauth/grants');
     expect(grants.filter((g) => !g.revoked)).toHaveLength(1);
   }, 60_000);
+
+  it('F46: a revocation met before any command recorded a connection: status is PROBLEM, exit 3, naming connect', async () => {
+    expect(await db.sql`select id from connections`).toHaveLength(0);
+    await control('POST', '/__stub/oauth/revoke', { client_id: DEFAULT_CLIENT.client_id });
+    // No PLATFORM_CONNECTION_ID either: nothing names a connection.
+    const status = await runCli(['status'], { ...env(), PLATFORM_CONNECTION_ID: undefined });
+    expect(status.stderr).not.toMatch(/\n\s+at |"stack"/);
+    expect(status.code).toBe(3);
+    expect(status.stdout).toContain('PROBLEM');
+    expect(status.stdout).toContain('the business must reconnect');
+    expect(status.stdout).toContain('ledgersync connect');
+    const json = await runCli(['status', '--json'], { ...env(), PLATFORM_CONNECTION_ID: undefined });
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout).health.state).toBe('problem');
+    const again = await connectAsBrowser();
+    expect(again.code).toBe(0);
+  }, 120_000);
 
   it('F46: 4 processes renewing 1-second tokens, with kills and dropped refresh answers: no reuse, no lock-out', async () => {
     await control('PUT', '/__stub/faults', {
@@ -191,4 +234,61 @@ describe('Authorization Code grant end to end (docs/platform.md F44-F46)', () =>
     const shown = await runCli(['connection', 'show', '--json'], env());
     expect(shown.code).toBe(0);
   }, 120_000);
+  it('F44: a stray or forged callback gets 400 and connect keeps waiting; only its own state ends it', async () => {
+    const run = await startConnect();
+    const callback = new URL(redirectUri);
+    const forged = await fetch(`${callback}?state=forged&code=abc`);
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toContain('not the consent');
+    expect((await fetch(`${callback}?error=access_denied`)).status).toBe(400);
+    expect((await fetch(callback)).status).toBe(400);
+    // Still listening: the business's real approval is taken.
+    expect(run.child.exitCode).toBeNull();
+    const back = await fetch(await approve(run.url));
+    expect(back.status).toBe(200);
+    expect(await run.exit).toBe(0);
+    expect(run.output().stdout).toContain('Connected');
+    // F47: the grant this consent replaced was live, and is revoked; only the new one lives.
+    const mine = (await control<GrantView[]>('GET', '/__stub/oauth/grants')).filter(
+      (g) => g.client_id === DEFAULT_CLIENT.client_id,
+    );
+    expect(mine.filter((g) => !g.revoked)).toHaveLength(1);
+    expect(mine.at(-1)!.revoked).toBe(false);
+    expect(mine.at(-2)!.reason).toBe('revoked_by_client');
+  }, 60_000);
+
+  it('F44: a code the platform refuses (past its 60 s) is one line, exit 1, with the next step; nothing stored', async () => {
+    const before = (await loadGrant(db.sql, DEFAULT_CLIENT.client_id))!.refreshToken;
+    const run = await startConnect();
+    const back = await approve(run.url);
+    await control('POST', '/__stub/clock', { advance_ms: 61_000 });
+    const page = await fetch(back);
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain('Not connected');
+    expect(await run.exit).toBe(1);
+    const { stderr } = run.output();
+    expectOneLine(stderr);
+    expect(stderr).toMatch(
+      /^ledgersync: the platform refused the consent's code \(.*expired.*\): nothing was stored/,
+    );
+    expect(stderr).toContain('ledgersync connect');
+    expect(stderr).not.toMatch(/svc_business_tok_/);
+    expect((await loadGrant(db.sql, DEFAULT_CLIENT.client_id))!.refreshToken).toBe(before);
+  }, 60_000);
+
+  it("F44: the redirect URI's port in use is one line naming PLATFORM_REDIRECT_URI, exit 78, and no consent page", async () => {
+    const port = Number(new URL(redirectUri).port);
+    const squatter = createServer();
+    await new Promise<void>((r) => squatter.listen(port, '127.0.0.1', r));
+    try {
+      const result = await runCli(['connect', '--timeout', '5'], env());
+      expect(result.code).toBe(78);
+      expectOneLine(result.stderr);
+      expect(result.stderr).toContain('PLATFORM_REDIRECT_URI');
+      expect(result.stderr).toContain(`127.0.0.1:${port}`);
+      expect(result.stdout).not.toContain('/oauth/authorize');
+    } finally {
+      await new Promise((r) => squatter.close(r));
+    }
+  }, 60_000);
 });

@@ -11,6 +11,7 @@ import { runCli } from '../support/cli.ts';
 import { useTestDatabase } from '../support/db.ts';
 import { startErpServe } from '../support/erp-serve.ts';
 import { useTestRedis } from '../support/redis.ts';
+import { startCursorIgnoringProxy } from '../support/wrong-erps.ts';
 
 const db = useTestDatabase({ migrate: false });
 const redis = useTestRedis();
@@ -165,6 +166,32 @@ describe('ledgersync erp check (the conformance kit against an HTTP ERP service,
     // What does not touch a card's idempotency still holds.
     expect(ruleLines(result.stdout)).toContainEqual(expect.stringMatching(/^held\s+chart\.gl-accounts\s/));
     expect(result.stdout).toMatch(/rules broken at 127\.0\.0\.1:\d+: .*idempotency\.sequential-retry/);
+  }, 200_000);
+
+  it('F43: a service that ignores the chart cursor: chart.paging BROKEN naming the route, exit 3, in bounded calls', async () => {
+    const wrong = await startCursorIgnoringProxy(serviceUrl);
+    try {
+      const result = await runCli(
+        ['erp', 'check', '--url', wrong.url, '--fixture', fixturePath, '--token', TOKEN],
+        checkEnv,
+        180_000,
+      );
+      expect(result.code, result.stdout + result.stderr).toBe(3);
+      const lines = ruleLines(result.stdout);
+      // Every rule got its verdict: the check ran to the end rather than hang on page 1.
+      expect(lines.map((l) => l.split(/\s+/)[1])).toEqual(ERP_RULES.map((r) => r.id));
+      expect(lines.find((l) => l.split(/\s+/)[1] === 'chart.paging')).toMatch(
+        /^BROKEN\s+chart\.paging\s+ErpPagingError: .*chart stream does not end\. GET \/chart\/gl-accounts \(GL accounts\): page 2 repeats an earlier page: the cursor does not move/,
+      );
+      // Writes do not page: what does not read the chart still holds.
+      expect(lines).toContainEqual(expect.stringMatching(/^held\s+idempotency\.sequential-retry\s/));
+      // Each chart stream read ends at its second page: six reads, twelve calls (23,791 page calls
+      // and a heap out of memory before the guard).
+      expect(wrong.chartCalls()).toBeLessThanOrEqual(20);
+      expect(result.stdout).toMatch(/rules broken at 127\.0\.0\.1:\d+: chart\.paging, /);
+    } finally {
+      await wrong.close();
+    }
   }, 200_000);
 
   it('nothing listening: exit 69 at once, one line naming the host', async () => {

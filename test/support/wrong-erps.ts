@@ -1,10 +1,13 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ErpAdapter, ErpWrite, WriteResult } from '../../src/erp/index.ts';
 import { postOne } from '../../src/erp/index.ts';
-import type { ContractFixture } from '../../src/erp/kit/index.ts';
+import { type ContractFixture, collect } from '../../src/erp/kit/index.ts';
 
 /**
  * Deliberately wrong ERP adapters, each a small decorator over a right one, for proving the
  * conformance kit (src/erp/kit) catches the fault. Each keeps every other behaviour of `base`.
+ * One wrong service too, over HTTP: a proxy in front of a right one (startCursorIgnoringProxy).
  */
 
 /** `base` with its writes replaced; createVendor goes through the replaced postMany. */
@@ -104,4 +107,59 @@ export function rotatesAndRelabelsResults(base: ErpAdapter): ErpAdapter {
         ({ ...result, kind: items[i]!.kind, objectId: items[i]!.objectId }) as WriteResult,
     );
   });
+}
+
+/** Streams its GL accounts again and again, without end (no cursors: an in-process adapter). */
+export function streamsAccountsForever(base: ErpAdapter): ErpAdapter {
+  return {
+    ...withPostMany(base, (items) => base.postMany(items)),
+    glAccounts: async function* () {
+      const accounts = await collect(base.glAccounts());
+      for (;;) yield* accounts;
+    },
+  };
+}
+
+/**
+ * A wrong HTTP ERP service: `target` (a service of docs/erp-http.md, bearer token only) behind a
+ * proxy that ignores the chart cursor. Every `GET /chart/...` is answered with the stream's first
+ * page and a fresh `nextCursor`, so a client that follows the cursor reads page 1 for ever; every
+ * other call passes through. The chart calls are counted: tests bound a read by them.
+ */
+export async function startCursorIgnoringProxy(
+  target: string,
+): Promise<{ url: string; chartCalls: () => number; close: () => Promise<void> }> {
+  let chartCalls = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const url = new URL(req.url ?? '/', target);
+      const chart = req.method === 'GET' && url.pathname.startsWith('/chart/');
+      if (chart) {
+        chartCalls++;
+        url.searchParams.delete('cursor');
+      }
+      const answer = await fetch(url, {
+        method: req.method,
+        headers: {
+          authorization: req.headers.authorization ?? '',
+          'content-type': 'application/json',
+        },
+        ...(req.method === 'POST' ? { body: Buffer.concat(chunks).toString('utf8') } : {}),
+      });
+      let text = await answer.text();
+      if (chart && answer.ok) {
+        const page = JSON.parse(text) as { items: unknown[]; nextCursor: string | null };
+        text = JSON.stringify({ ...page, nextCursor: `ignored-${chartCalls}` });
+      }
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    chartCalls: () => chartCalls,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

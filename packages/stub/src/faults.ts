@@ -59,11 +59,25 @@ export const FaultsConfig = z.strictObject({
   reject_remote_ids: z.array(z.string()).default([]),
   /**
    * Broken `page.next` links per list path (`"/bills"`): `gone` links to a path that answers 404,
-   * `other_list` to the first page of another list. Both are schema-valid answers (F43).
+   * `other_list` to the first page of another list, `self` on every page to the URL just asked,
+   * `empty_onward` from where the list ends to an empty page, and from each empty page to another,
+   * without end. All are schema-valid answers (F43).
    */
-  page_links: z.record(z.string(), z.enum(['gone', 'other_list'])).default({}),
+  page_links: z.record(z.string(), z.enum(['gone', 'other_list', 'self', 'empty_onward'])).default({}),
+  /**
+   * List paths (`"/transactions"`) whose date probes (a first page asked with `from_date` and the
+   * fewest items a page may hold, F4) answer `{data: [], page: {next}}`: an empty page that still
+   * points onward, its link leading to the page it held. Schema-valid, and unusable as a probe.
+   */
+  empty_probe_pages: z.array(z.string()).default([]),
   /** Route keys answered 404 as if the route did not exist (an older platform, F39). */
   missing_routes: z.array(z.string()).default([]),
+  /**
+   * Chart uploads (`"POST /accounting/accounts"`, or `"*"` for every one) answered without their
+   * item list, as both published copies allow (F41): `ids_only` keeps the svc_ids created
+   * (`uploaded`), `empty` is `{}`. One-item creates keep what the published answer requires.
+   */
+  upload_answers: z.record(z.string(), z.enum(['ids_only', 'empty'])).default({}),
   idempotent_replay: z.enum(['replay', 'error_7005']).default('replay'),
   webhooks: z
     .strictObject({
@@ -114,6 +128,14 @@ export class Faults {
     return this.config.missing_routes.some((key) => routeKeyMatches(key, method, pattern, path));
   }
 
+  /** How the answer of this upload is cut down (`upload_answers`), or null for the whole answer. */
+  uploadAnswer(method: string, pattern: string, path: string): 'ids_only' | 'empty' | null {
+    const key = Object.keys(this.config.upload_answers).find((k) =>
+      routeKeyMatches(k, method, pattern, path),
+    );
+    return key === undefined ? null : (this.config.upload_answers[key] ?? null);
+  }
+
   isRejectedRemoteId(id: string): boolean {
     return this.rejected.has(id);
   }
@@ -133,10 +155,22 @@ export class Faults {
       if (this.stormLeft > 0) this.stormLeft--;
       action = 'rate_limit';
     }
+    // A latency comes from the most specific key that sets one: `"*"` is the latency of every
+    // route without one of its own, not an extra on top of it (reads at 15 s and `"*"` at 5 s
+    // answer reads in 15 s, not 20 s).
+    let latencyRank = -1;
+    let afterCommitRank = -1;
     for (const [key, fault] of Object.entries(this.config.routes)) {
       if (!matches(key)) continue;
-      latencyMs += fault.latency_ms ?? 0;
-      latencyAfterCommitMs += fault.latency_after_commit_ms ?? 0;
+      const rank = keySpecificity(key);
+      if (fault.latency_ms !== undefined && rank > latencyRank) {
+        latencyMs = fault.latency_ms;
+        latencyRank = rank;
+      }
+      if (fault.latency_after_commit_ms !== undefined && rank > afterCommitRank) {
+        latencyAfterCommitMs = fault.latency_after_commit_ms;
+        afterCommitRank = rank;
+      }
       if (action) continue;
       if (this.rng.chance(fault.rate_limit_rate ?? 0)) action = 'rate_limit';
       else if (this.rng.chance(fault.timeout_rate ?? 0)) action = 'timeout';
@@ -158,6 +192,13 @@ export class Faults {
   jitter(): number {
     return this.rng.next();
   }
+}
+
+/** How specific a route key is: a method and a path (3), a path (2), a method (`"GET *"`, 1), `"*"` (0). */
+function keySpecificity(key: string): number {
+  const space = key.indexOf(' ');
+  const keyPath = space > 0 ? key.slice(space + 1).trim() : key.trim();
+  return (space > 0 ? 1 : 0) + (keyPath === '*' ? 0 : 2);
 }
 
 function routeKeyMatches(key: string, method: string, pattern: string, path: string): boolean {

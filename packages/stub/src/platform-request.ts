@@ -5,6 +5,7 @@ import { parseBody, queryObject, sendJson, sleep, sourceIp } from './core/http.t
 import type { Method, RouteContext } from './core/route.ts';
 import type { RouteMatch } from './core/route-table.ts';
 import type { FaultDecision } from './faults.ts';
+import { cutUploadAnswer } from './rules/upload-answers.ts';
 import { type StubState, sweepSyncWindow } from './state.ts';
 
 /**
@@ -200,7 +201,9 @@ async function runRoute(
         errorBody('DEVELOPER_7504', `request ran past ${state.config.requestTimeoutMs} ms`),
       );
     }
-    arrival.answer(reply.status, reply.body, reply.headers);
+    const mode = state.faults.uploadAnswer(arrival.method, def.path, arrival.path);
+    const answer = cutUploadAnswer(def.path, mode, reply);
+    arrival.answer(answer.status, answer.body, answer.headers);
   } catch (err) {
     const error = toApiError(err, state);
     arrival.answer(error.status, error.toBody());

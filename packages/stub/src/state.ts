@@ -28,6 +28,8 @@ export interface StubConfig {
   webhookMaxRetries: number;
   /** F21: receivers answer within 10 s. */
   webhookTimeoutMs: number;
+  /** Webhook deliveries open at once; the rest wait their turn (a burst never opens thousands). */
+  webhookMaxInFlight: number;
   /** docs/platform.md G29: requested rows not posted within 5 minutes are marked failed. */
   syncWindowMs: number;
   /**
@@ -46,6 +48,7 @@ const DEFAULT_CONFIG: StubConfig = {
   webhookRetryBaseMs: 1_000,
   webhookMaxRetries: 10,
   webhookTimeoutMs: 10_000,
+  webhookMaxInFlight: 16,
   syncWindowMs: 5 * 60_000,
   publishedAnswers: false,
   oauth: DEFAULT_OAUTH_CONFIG,
@@ -86,6 +89,7 @@ export class StubState {
         retryBaseMs: this.config.webhookRetryBaseMs,
         maxRetries: this.config.webhookMaxRetries,
         timeoutMs: this.config.webhookTimeoutMs,
+        maxInFlight: this.config.webhookMaxInFlight,
       }),
     });
   }

@@ -1,10 +1,19 @@
 import { z } from 'zod';
 import { type Logger, silentLogger } from '../../log.ts';
+import { followCursor, PAGE_LIMITS } from '../../page-guard.ts';
 import type { RetryOptions } from '../../platform/index.ts';
 import { issuesText } from '../../zod-issues.ts';
 import type { ErpAdapter } from '../adapter.ts';
-import { CustomField, ErpVendor, FieldOption, GlAccount, TaxCode, TaxRate } from '../chart.ts';
-import { ErpError, type ErpErrorInfo } from '../errors.ts';
+import {
+  CHART_STREAM_ITEMS_MAX,
+  CustomField,
+  ErpVendor,
+  FieldOption,
+  GlAccount,
+  TaxCode,
+  TaxRate,
+} from '../chart.ts';
+import { ErpError, type ErpErrorInfo, ErpPagingError } from '../errors.ts';
 import { type ErpWrite, type ObjectKind, type VendorInput, WriteResult } from '../types.ts';
 import type { HttpErpCredentials } from './auth.ts';
 import { DEFAULT_HTTP_ERP_RETRY, HttpErpTransport, malformed } from './transport.ts';
@@ -22,6 +31,9 @@ export interface HttpErpOptions extends HttpErpCredentials {
 }
 
 const ResultList = z.object({ results: z.array(z.unknown()) });
+
+/** A chart stream is held whole by its readers, so its items are capped as well as its pages. */
+const CHART_PAGE_LIMITS = { ...PAGE_LIMITS, items: CHART_STREAM_ITEMS_MAX };
 
 function failure(item: { kind: ObjectKind; objectId: string }, error: ErpErrorInfo): WriteResult {
   return { ok: false, kind: item.kind, objectId: item.objectId, error };
@@ -51,38 +63,52 @@ export class HttpErp implements ErpAdapter {
   }
 
   glAccounts(): AsyncIterable<GlAccount> {
-    return this.pages('/chart/gl-accounts', GlAccount);
+    return this.pages('/chart/gl-accounts', GlAccount, 'GL accounts');
   }
   customFields(): AsyncIterable<CustomField> {
-    return this.pages('/chart/custom-fields', CustomField);
+    return this.pages('/chart/custom-fields', CustomField, 'custom fields');
   }
   fieldOptions(fieldId: string): AsyncIterable<FieldOption> {
-    return this.pages(`/chart/custom-fields/${encodeURIComponent(fieldId)}/options`, FieldOption);
+    return this.pages(
+      `/chart/custom-fields/${encodeURIComponent(fieldId)}/options`,
+      FieldOption,
+      'field options',
+    );
   }
   vendors(): AsyncIterable<ErpVendor> {
-    return this.pages('/chart/vendors', ErpVendor);
+    return this.pages('/chart/vendors', ErpVendor, 'vendors');
   }
   taxRates(): AsyncIterable<TaxRate> {
-    return this.pages('/chart/tax-rates', TaxRate);
+    return this.pages('/chart/tax-rates', TaxRate, 'tax rates');
   }
   taxCodes(): AsyncIterable<TaxCode> {
-    return this.pages('/chart/tax-codes', TaxCode);
+    return this.pages('/chart/tax-codes', TaxCode, 'tax codes');
   }
 
-  /** Follows nextCursor page by page: one page in memory at a time. */
-  private async *pages<T>(path: string, item: z.ZodType<T>): AsyncGenerator<T> {
+  /**
+   * Follows nextCursor page by page: one page in memory at a time. A stream whose cursor does not
+   * move on (a cursor already followed, a page that repeats an earlier one, empty pages that point
+   * onward without end, more items than any chart holds) ends with an ErpPagingError naming the
+   * route and the chart item type (src/page-guard.ts).
+   */
+  private async *pages<T>(path: string, item: z.ZodType<T>, what: string): AsyncGenerator<T> {
     const page = pageOf(item);
-    let cursor: string | null = null;
-    do {
-      const query: string = cursor === null ? '' : `?cursor=${encodeURIComponent(cursor)}`;
-      const outcome = await this.transport.call('GET', `${path}${query}`);
-      if (!outcome.ok) throw new ErpError(outcome.error);
-      const parsed = page.safeParse(outcome.body);
-      if (!parsed.success)
-        throw new ErpError(malformed(`GET ${path}`, issuesText(parsed.error, { root: 'value' })));
-      yield* parsed.data.items;
-      cursor = parsed.data.nextCursor;
-    } while (cursor !== null);
+    const pages = followCursor<string | null, T[]>({
+      first: null,
+      read: async (cursor) => {
+        const query: string = cursor === null ? '' : `?cursor=${encodeURIComponent(cursor)}`;
+        const outcome = await this.transport.call('GET', `${path}${query}`);
+        if (!outcome.ok) throw new ErpError(outcome.error);
+        const parsed = page.safeParse(outcome.body);
+        if (!parsed.success)
+          throw new ErpError(malformed(`GET ${path}`, issuesText(parsed.error, { root: 'value' })));
+        return { page: parsed.data.items, items: parsed.data.items, next: parsed.data.nextCursor };
+      },
+      keyOf: (cursor) => cursor ?? '',
+      broken: (fault) => new ErpPagingError(`GET ${path}`, what, fault),
+      limits: CHART_PAGE_LIMITS,
+    });
+    for await (const items of pages) yield* items;
   }
 
   async createVendor(input: VendorInput): Promise<WriteResult> {

@@ -1,3 +1,4 @@
+import { CHART_STREAM_ITEMS_MAX } from '../chart.ts';
 import type { ErpErrorInfo } from '../errors.ts';
 import type {
   BillInput,
@@ -109,8 +110,16 @@ export function referenceOf(result: WriteResult | undefined): string {
   return result.referenceId;
 }
 
+/**
+ * Every item of a chart stream. A stream that does not end breaks the rule reading it (past
+ * CHART_STREAM_ITEMS_MAX items) instead of hanging the check.
+ */
 export async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
-  for await (const item of source) out.push(item);
+  for await (const item of source) {
+    if (out.length === CHART_STREAM_ITEMS_MAX)
+      throw new RuleBroken(`a chart stream did not end after ${CHART_STREAM_ITEMS_MAX} items`);
+    out.push(item);
+  }
   return out;
 }

@@ -1,9 +1,41 @@
-import { GlClassification } from '../chart.ts';
+import { CHART_STREAM_ITEMS_MAX, GlClassification } from '../chart.ts';
 import { collect } from './objects.ts';
 import { check, type Rule } from './rule.ts';
 
 /** The chart streams: what the platform's coding dropdowns are built from. */
 export const chartRules: Rule[] = [
+  {
+    // First: a stream that does not end would hang every rule after it, not only this one. Over
+    // HTTP the adapter itself ends a cursor that does not move (src/page-guard.ts); the thrown
+    // ErpPagingError breaks this rule with the route, the item type and what the cursor did.
+    id: 'chart.paging',
+    group: 'chart',
+    title: 'pages every chart stream to its end, each item once',
+    async run({ erp, fixture }) {
+      const streams: [string, () => AsyncIterable<{ id: string }>][] = [
+        ['GL accounts', () => erp.glAccounts()],
+        ['custom fields', () => erp.customFields()],
+        ...Object.keys(fixture.dimensions).map((fieldId): [string, () => AsyncIterable<{ id: string }>] => [
+          `options of field ${fieldId}`,
+          () => erp.fieldOptions(fieldId),
+        ]),
+        ['vendors', () => erp.vendors()],
+        ['tax rates', () => erp.taxRates()],
+        ['tax codes', () => erp.taxCodes()],
+      ];
+      for (const [what, open] of streams) {
+        const seen = new Set<string>();
+        for await (const item of open()) {
+          check(!seen.has(item.id), `${what}: ${item.id} is streamed twice: the paging does not move on`);
+          seen.add(item.id);
+          check(
+            seen.size <= CHART_STREAM_ITEMS_MAX,
+            `${what}: more than ${CHART_STREAM_ITEMS_MAX} items: the stream does not end`,
+          );
+        }
+      }
+    },
+  },
   {
     id: 'chart.gl-accounts',
     group: 'chart',

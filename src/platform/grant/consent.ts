@@ -1,10 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
 import type { Logger } from '../../log.ts';
+import { PlatformError } from '../errors.ts';
 import { parseScopes } from '../schemas/auth.ts';
 import { encryptedTokens } from './grant-renewal.ts';
-import { saveConsentedGrant, saveConsentStart, takeConsentStart } from './grant-store.ts';
-import type { GrantAnswer } from './grant-token-request.ts';
+import {
+  loadGrant,
+  saveConsentedGrant,
+  saveConsentStart,
+  takeConsentStart,
+  withGrantLock,
+} from './grant-store.ts';
+import { type GrantAnswer, isOAuthError } from './grant-token-request.ts';
 import type { TokenCipher } from './token-cipher.ts';
 
 /**
@@ -80,6 +87,8 @@ export interface CallbackQuery {
 export async function completeConsent(
   settings: Pick<ConsentSettings, 'sql' | 'cipher'> & {
     exchange: (c: { code: string; redirectUri: string; codeVerifier: string }) => Promise<GrantAnswer>;
+    /** Ends the grant this consent replaces (F47); without it, the old grant is left as it is. */
+    revoke?: (refreshToken: string) => Promise<void>;
     log: Logger;
   },
   query: CallbackQuery,
@@ -101,16 +110,68 @@ export async function completeConsent(
   }
   if (!query.code)
     throw new ConsentFailure('the callback carries no code: start again with `ledgersync connect`.');
-  const answer = await settings.exchange({
+  const answer = await exchanged(settings.exchange, {
     code: query.code,
     redirectUri: started.redirectUri,
     codeVerifier: settings.cipher.decrypt(started.codeVerifier),
   });
-  await saveConsentedGrant(
-    settings.sql,
-    started.clientId,
-    encryptedTokens(settings.cipher, answer, Date.now()),
-  );
+  // Under the grant's lock, as a renewal writes: a renewal in flight finishes first, and its
+  // compare-and-set never lands over this consent (grant-renewal.ts).
+  const tokens = encryptedTokens(settings.cipher, answer, Date.now());
+  const replaced = await withGrantLock(settings.sql, started.clientId, async (tx) => {
+    const previous = await loadGrant(tx, started.clientId);
+    await saveConsentedGrant(tx, started.clientId, tokens);
+    return previous && !previous.revokedAt ? previous.refreshToken : null;
+  });
   settings.log.info({ scopes: parseScopes(answer.scope).length }, 'platform consent stored');
+  if (replaced && settings.revoke) {
+    // Decrypted inside: a token under a key no longer configured is a warning, not a failed consent.
+    await revokeReplaced(settings.revoke, () => settings.cipher.decrypt(replaced), settings.log);
+  }
   return { clientId: started.clientId };
+}
+
+/**
+ * The grant a new consent replaced is ended at the platform (F47), after the new one is stored:
+ * nothing uses it any more. Best effort: a failure is one warning (the business can disconnect
+ * it in the platform), never a failed consent.
+ */
+async function revokeReplaced(
+  revoke: (refreshToken: string) => Promise<void>,
+  refreshToken: () => string,
+  log: Logger,
+): Promise<void> {
+  try {
+    await revoke(refreshToken());
+    log.info('the grant this consent replaced was revoked at the platform');
+  } catch (error) {
+    const why = error instanceof PlatformError ? `HTTP ${error.status}` : (error as Error).name;
+    log.warn(
+      { why },
+      'the grant this consent replaced could not be revoked at the platform; the business can disconnect it there',
+    );
+  }
+}
+
+type Exchange = (c: { code: string; redirectUri: string; codeVerifier: string }) => Promise<GrantAnswer>;
+
+/**
+ * The code exchanged for the grant's tokens. A code the platform refuses (F44: it lives 60 s and
+ * is used once) or a token endpoint that fails is a ConsentFailure: one line, nothing stored, and
+ * the next step. Refused client credentials (invalid_client) stay what they are: configuration
+ * (exit 78, naming the variables).
+ */
+async function exchanged(exchange: Exchange, consent: Parameters<Exchange>[0]): Promise<GrantAnswer> {
+  try {
+    return await exchange(consent);
+  } catch (error) {
+    if (!(error instanceof PlatformError) || isOAuthError(error, 'invalid_client')) throw error;
+    // platformMessage is scrubbed of secrets (errors.ts); kept short for one line.
+    const said = error.platformMessage.slice(0, 120);
+    throw new ConsentFailure(
+      isOAuthError(error, 'invalid_grant')
+        ? `the platform refused the consent's code (${said}): nothing was stored. A code lives 60 s and is used once: start again with \`ledgersync connect\` and approve the page it prints.`
+        : `the platform's token endpoint answered HTTP ${error.status} (${said}): nothing was stored. Start again with \`ledgersync connect\` in a moment.`,
+    );
+  }
 }

@@ -65,7 +65,11 @@ export function encryptedTokens(cipher: TokenCipher, answer: GrantAnswer, now: n
   };
 }
 
-type LockedOutcome = { token: IssuedToken } | { refused: { storedRefresh: string; plain: string } };
+type LockedOutcome =
+  | { token: IssuedToken }
+  | { refused: { storedRefresh: string; plain: string } }
+  /** The row changed while the refresh was in flight (a consent, a re-encryption): read it again. */
+  | { changed: true };
 
 export class GrantRenewal {
   private readonly now: () => number;
@@ -102,6 +106,10 @@ export class GrantRenewal {
         this.renewLocked(tx as unknown as Sql, rejected),
       );
       if ('token' in outcome) return outcome.token;
+      if ('changed' in outcome) {
+        this.options.log.info('the stored grant changed while a renewal was in flight; using the stored one');
+        continue;
+      }
       // Refused: re-read outside the lock. A refresh token other than the one refused means a
       // consent (or a renewal) was stored meanwhile: use it, never revoke for its predecessor.
       const now = usable(await loadGrant(sql, credentials.clientId));
@@ -137,7 +145,10 @@ export class GrantRenewal {
     }
     const now = this.now();
     const tokens = encryptedTokens(cipher, answer, now);
-    await saveRenewedTokens(tx, credentials.clientId, tokens);
+    // Compare-and-set on the refresh token redeemed: a row changed meanwhile is never overwritten.
+    if (!(await saveRenewedTokens(tx, credentials.clientId, stored.refreshToken, tokens))) {
+      return { changed: true };
+    }
     // Handed out only once the transaction commits (withGrantLock resolves after it).
     return {
       token: {

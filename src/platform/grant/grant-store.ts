@@ -55,14 +55,26 @@ export async function saveConsentedGrant(sql: Db, clientId: string, tokens: Gran
       revoked_at = null, revoked_reason = null`;
 }
 
-/** A renewal's answer, written in the transaction that holds the grant's lock. */
-export async function saveRenewedTokens(tx: Db, clientId: string, tokens: GrantTokens): Promise<void> {
-  await tx`
+/**
+ * A renewal's answer, written in the transaction that holds the grant's lock, only if the row still
+ * holds the refresh token the renewal redeemed (`redeemed`, as stored): a compare-and-set, so a
+ * consent or a re-encryption stored meanwhile is never overwritten by an older grant's successor.
+ * False when the row changed: the caller re-reads and uses what is stored.
+ */
+export async function saveRenewedTokens(
+  tx: Db,
+  clientId: string,
+  redeemed: string,
+  tokens: GrantTokens,
+): Promise<boolean> {
+  const rows = await tx`
     update platform_grants set refresh_token = ${tokens.refreshToken}, access_token = ${tokens.accessToken},
       scope = ${tokens.scope}, access_issued_at = ${tokens.accessIssuedAt},
       access_expires_at = ${tokens.accessExpiresAt},
       refresh_expires_at = coalesce(${tokens.refreshExpiresAt}, refresh_expires_at), renewed_at = now()
-    where client_id = ${clientId}`;
+    where client_id = ${clientId} and refresh_token = ${redeemed} and revoked_at is null
+    returning client_id`;
+  return rows.length > 0;
 }
 
 /**
@@ -118,4 +130,57 @@ export async function takeConsentStart(
     delete from oauth_consents where state = ${state} and created_at > now() - interval '1 hour'
     returning client_id as "clientId", redirect_uri as "redirectUri", code_verifier as "codeVerifier"`;
   return row ?? null;
+}
+
+/**
+ * The encrypted values a key rotation moves (token-rekey.ts): the tokens of every grant not
+ * revoked. A revoked grant's tokens are never decrypted again (a consent replaces them), so they
+ * are left as they are and never stop a process whose keys cannot open them.
+ */
+export async function liveGrantCiphertexts(
+  sql: Db,
+): Promise<{ clientId: string; refreshToken: string; accessToken: string | null }[]> {
+  return sql<{ clientId: string; refreshToken: string; accessToken: string | null }[]>`
+    select client_id as "clientId", refresh_token as "refreshToken", access_token as "accessToken"
+    from platform_grants where revoked_at is null order by client_id`;
+}
+
+/**
+ * A grant's tokens re-encrypted under the current key, only if the row still holds exactly the
+ * ciphertexts read (`read`): a compare-and-set, so a renewal or a consent stored meanwhile is never
+ * overwritten. False when the row changed.
+ */
+export async function replaceGrantCiphertexts(
+  tx: Db,
+  clientId: string,
+  read: { refreshToken: string; accessToken: string | null },
+  written: { refreshToken: string; accessToken: string | null },
+): Promise<boolean> {
+  const rows = await tx`
+    update platform_grants set refresh_token = ${written.refreshToken}, access_token = ${written.accessToken}
+    where client_id = ${clientId} and refresh_token = ${read.refreshToken}
+      and access_token is not distinct from ${read.accessToken} and revoked_at is null
+    returning client_id`;
+  return rows.length > 0;
+}
+
+/** The PKCE verifiers of consents that can still come back (an older one is never taken, F44). */
+export async function liveConsentVerifiers(sql: Db): Promise<{ state: string; codeVerifier: string }[]> {
+  return sql<{ state: string; codeVerifier: string }[]>`
+    select state, code_verifier as "codeVerifier" from oauth_consents
+    where created_at > now() - interval '1 hour' order by state`;
+}
+
+/** A consent's verifier re-encrypted, only if it still holds the ciphertext read (and is not taken). */
+export async function replaceConsentVerifier(
+  sql: Db,
+  state: string,
+  read: string,
+  written: string,
+): Promise<boolean> {
+  const rows = await sql`
+    update oauth_consents set code_verifier = ${written}
+    where state = ${state} and code_verifier = ${read}
+    returning state`;
+  return rows.length > 0;
 }

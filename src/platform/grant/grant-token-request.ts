@@ -85,6 +85,20 @@ export async function redeemRefreshToken(
 }
 
 /**
+ * The grant behind a refresh token ended at the platform (docs/platform.md F47, RFC 7009): a
+ * consent that replaces another one revokes it, so no grant lives on that nothing uses. An
+ * unknown or already revoked token answers 200 too; a failure is the caller's to report.
+ */
+export async function revokeRefreshToken(
+  transport: HttpTransport,
+  credentials: ClientCredentials,
+  refreshToken: string,
+): Promise<void> {
+  const form = new URLSearchParams({ token: refreshToken, token_type_hint: 'refresh_token' });
+  await transport.postForm('/revoke', form, basicAuthorization(credentials));
+}
+
+/**
  * Whether the token endpoint refused with the OAuth error `name` (docs/platform.md F45), read
  * tolerantly: a 400 or 401 naming it as `error`, `error.code`, or
  * `error_v2.additional_info.oauth_error` (the message quotes the body when it is not F2's shape).

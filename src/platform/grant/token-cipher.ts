@@ -6,7 +6,9 @@ import { EXIT, ExpectedFailure } from '../../exit-codes.ts';
  * AES-256-GCM with TOKEN_ENCRYPTION_KEY. A stored value is `v1.<key id>.<iv>.<tag>.<ciphertext>`
  * (base64url parts); the key id is a digest of the key, so a value names the key it needs without
  * revealing it. Old keys (TOKEN_ENCRYPTION_OLD_KEYS) only decrypt: every write uses the current
- * key, so values move to it as the grant renews (README "Running it for a customer").
+ * key, and each worker start and `status` re-encrypt whatever is still under an old key
+ * (token-rekey.ts), so an idle grant moves too, and `status` says when the old key may go (README
+ * "Running it for a customer", rotating TOKEN_ENCRYPTION_KEY).
  */
 
 /**
@@ -106,8 +108,13 @@ export class TokenCipher {
     }
   }
 
-  /** True when `stored` was written with an old key: the next write re-encrypts it. */
+  /** True when `stored` was written with a key other than the current one (token-rekey.ts moves it). */
   isStale(stored: string): boolean {
     return stored.split('.')[1] !== this.current.id;
+  }
+
+  /** True when some key besides the current one is configured (TOKEN_ENCRYPTION_OLD_KEYS). */
+  get hasOldKeys(): boolean {
+    return this.byId.size > 1;
   }
 }

@@ -26,6 +26,8 @@ export function accountingConnectionResource(ctx: ResourceContext) {
       }
       const active = okValues(listed).filter((c) => c.is_active);
       // G13: one connection is active at a time; an API one is what the single read would name.
+      // Another type is returned as it is, for the caller to name: ledgersync never syncs it (F39,
+      // src/app/connection-refusal.ts), and "none" would send the operator looking elsewhere.
       const found = active.find((c) => c.connection_type === 'API') ?? active[0];
       if (found) return found;
       // "None" only when every connection was read: an unreadable one may be the active one.

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { PlatformError } from '../errors.ts';
 import type { Listing } from '../pagination.ts';
 import {
   CreateTaxCodeRequest,
@@ -11,6 +12,7 @@ import {
 import {
   type ConnectionTarget,
   checkBody,
+  createOne,
   fetchOne,
   listing,
   type ResourceContext,
@@ -47,9 +49,23 @@ export function taxResource(ctx: ResourceContext) {
     listTaxRates(filters: ConnectionTarget & { page_size?: number } = {}): Listing<TaxRate> {
       return listing(ctx, '/accounting/tax/rates', filters, TaxRate, 'tax rate');
     },
-    async createTaxCode(body: In<typeof CreateTaxCodeRequest>): Promise<TaxCode> {
+    /** Null when the answer does not carry the field (F41): getTaxCode reads it again. */
+    async createTaxCode(body: In<typeof CreateTaxCodeRequest>): Promise<TaxCode | null> {
       checkBody(CreateTaxCodeRequest, body, 'POST /accounting/tax/code');
-      return fetchOne(ctx, { method: 'POST', path: '/accounting/tax/code', body }, TaxCode);
+      return createOne(ctx, { method: 'POST', path: '/accounting/tax/code', body }, TaxCode);
+    },
+    /** F31: the connection's active tax code field; null when it has none (404). */
+    async getTaxCode(target: ConnectionTarget = {}): Promise<TaxCode | null> {
+      try {
+        return await fetchOne(
+          ctx,
+          { method: 'GET', path: '/accounting/tax/code', query: { ...target } },
+          TaxCode,
+        );
+      } catch (error) {
+        if (error instanceof PlatformError && error.status === 404) return null;
+        throw error;
+      }
     },
     async uploadTaxCodeOptions(
       body: In<typeof UploadTaxCodeOptionsRequest>,

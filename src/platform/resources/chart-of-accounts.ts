@@ -23,6 +23,7 @@ import { taxResource } from './chart-of-accounts-tax.ts';
 import {
   type ConnectionTarget,
   checkBody,
+  createOne,
   type Filters,
   fetchOne,
   listing,
@@ -68,10 +69,13 @@ export function chartOfAccountsResource(ctx: ResourceContext) {
     },
 
     // ------------------------------------------------------------------ custom fields (F9)
-    /** One field per call; posting an existing id returns (and reactivates) it. */
-    async createField(body: In<typeof CreateFieldRequest>): Promise<Field> {
+    /**
+     * One field per call; posting an existing id returns (and reactivates) it. Null when the
+     * answer does not carry the field (F41): read the fields again to learn its svc_id.
+     */
+    async createField(body: In<typeof CreateFieldRequest>): Promise<Field | null> {
       checkBody(CreateFieldRequest, body, 'POST /accounting/fields');
-      return fetchOne(ctx, { method: 'POST', path: '/accounting/fields', body }, Field);
+      return createOne(ctx, { method: 'POST', path: '/accounting/fields', body }, Field);
     },
     listFields(filters: Filters<In<typeof ListFieldsQuery>> = {}): Listing<Field> {
       return listing(ctx, '/accounting/fields', filters, Field, 'field');

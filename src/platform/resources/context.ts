@@ -1,10 +1,10 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { issuesText } from '../../zod-issues.ts';
 import { ValidationError } from '../errors.ts';
 import type { PlatformRequest, PlatformResponse, QueryParams } from '../http-transport.ts';
 import type { IdempotentResult } from '../idempotent-send.ts';
 import { Listing } from '../pagination.ts';
-import { envelopeOf, type ItemResult, parseBody, parseItems } from '../parse.ts';
+import { type ItemResult, parseBody, parseItems, uploadAnswerOf } from '../parse.ts';
 
 /** What every resource group is built on: the transport, with and without an idempotency key. */
 export interface ResourceContext {
@@ -67,7 +67,11 @@ export async function fetchOne<T>(
   return parseBody(schema, response.body, `${request.method} ${request.path}`, response.traceId);
 }
 
-/** Sends an upload and parses its list (under `key`) item by item. */
+/**
+ * Sends an upload and parses its list (under `key`) item by item. An answer without the list
+ * (`{uploaded: [ids]}` or `{}`, docs/platform.md F41) confirms no item: the caller settles what
+ * it sent by reading the collection again.
+ */
 export async function upload<T>(
   ctx: ResourceContext,
   path: string,
@@ -77,15 +81,33 @@ export async function upload<T>(
   what: string,
 ): Promise<Uploaded<T>> {
   const response = await ctx.send({ method: 'POST', path, body });
-  const envelope = parseBody(envelopeOf(key), response.body, `POST ${path}`, response.traceId) as Record<
+  const envelope = parseBody(uploadAnswerOf(key), response.body, `POST ${path}`, response.traceId) as Record<
     string,
     unknown
   >;
   const connectionId = envelope.accounting_connection_id;
   return {
     accountingConnectionId: typeof connectionId === 'string' ? connectionId : null,
-    items: parseItems(item, envelope[key] as unknown[], what),
+    items: parseItems(item, (envelope[key] as unknown[] | null | undefined) ?? [], what),
   };
+}
+
+/**
+ * Sends a one-item create and reads the item it answers, or null when the answer does not carry
+ * it (docs/platform.md F41: the published field answer requires neither `id` nor `svc_id`): the
+ * caller settles the item by reading the collection again. An answer that is not an object at all
+ * is an UnexpectedResponseError, as for any read.
+ */
+export async function createOne<T>(
+  ctx: ResourceContext,
+  request: PlatformRequest,
+  schema: z.ZodType<T>,
+): Promise<T | null> {
+  const response = await ctx.send(request);
+  const what = `${request.method} ${request.path}`;
+  const answer = parseBody(z.looseObject({}), response.body, what, response.traceId);
+  const parsed = schema.safeParse(answer);
+  return parsed.success ? parsed.data : null;
 }
 
 /** Path segment for an id: never lets an id change the path's shape. */

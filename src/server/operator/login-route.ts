@@ -2,8 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OPERATOR_COOKIE, type OperatorAccess, SESSION_TTL_S } from './operator-access.ts';
 import { signInPage } from './sign-in-page.ts';
 
-/** Where a login may send the browser: only this server's operator pages. */
-const PAGES = /^\/(status|status\.json|metrics|admin\/queues(\/[\w\-./:%]*)?)$/;
+/**
+ * Where a login may send the browser: only this server's operator pages, and /oauth/start, so an
+ * operator who signs in on the way to the consent lands back on it.
+ */
+const PAGES = /^\/(status|status\.json|metrics|oauth\/start|admin\/queues(\/[\w\-./:%]*)?)$/;
 const DEFAULT_PAGE = '/status';
 
 export function safeNext(next: unknown): string {

@@ -30,6 +30,14 @@ export async function markSubscriptionActive(sql: Sql, id: string): Promise<void
   await sql`update webhook_subscriptions set status = 'active', verified_at = now() where id = ${id}`;
 }
 
+/**
+ * A subscription the platform no longer has (docs/platform.md F32: it is not in the list): its
+ * secret stops being accepted, and the next registration makes a new one.
+ */
+export async function disableSubscription(sql: Sql, id: string): Promise<void> {
+  await sql`update webhook_subscriptions set status = 'disabled' where id = ${id}`;
+}
+
 /** Pending subscriptions an earlier start left unverified: their secrets stop being accepted. */
 export async function disableUnverified(sql: Sql, endpointUrl: string): Promise<number> {
   const updated = await sql`

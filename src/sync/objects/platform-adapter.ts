@@ -6,7 +6,7 @@ import { ALL_TIME, dateQuery } from './reading/date-range.ts';
 
 /** A listing's pages as object sync reads them: items, and whether another page follows. */
 async function* readPages(pages: AsyncIterable<ItemPage<unknown>>): AsyncGenerator<ReadPage> {
-  for await (const page of pages) yield { items: page.items, more: page.next !== null };
+  for await (const page of pages) yield { items: page.items, more: page.next !== null, next: page.next };
 }
 
 /** A kind's ready objects within a date range (the whole list when the kind splits on none). */
@@ -17,7 +17,7 @@ function pagesOf(client: PlatformClient, kind: ObjectKindName, query: PageQuery)
   return readPages(
     client.objects
       .ready(spec.list, { requestedToSync: query.requestedToSync === true, ...dates, ...size })
-      .pages(),
+      .pages(query.resumeFrom ? { resumeFrom: query.resumeFrom } : {}),
   );
 }
 

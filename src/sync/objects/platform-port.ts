@@ -9,6 +9,11 @@ export interface ReadPage {
   items: ReadItem[];
   /** False on a cursor's last page (page.next was null); unknown when absent. */
   more?: boolean;
+  /**
+   * page.next as the platform gave it (null on the last page), where a reader that stops here
+   * can be taken up again (PageQuery.resumeFrom); absent where the port does not know it.
+   */
+  next?: string | null;
 }
 
 /** Which pages the port reads: one cursor over the ready list of a kind. */
@@ -22,6 +27,12 @@ export interface PageQuery {
    * page may hold (docs/platform.md F4) instead of the most.
    */
   probe?: boolean;
+  /**
+   * Go on from this page.next link, saved from an earlier read of the same query (ReadPage.next),
+   * instead of the first page: the sync-button watchdog reads only what its press's run has not
+   * (docs/platform.md F4: a link is followed exactly as given).
+   */
+  resumeFrom?: string;
 }
 
 /**

@@ -6,9 +6,9 @@ import type { SyncPlatform } from '../objects/index.ts';
 import { addReport, freezeAndSend, type ReportCounts, sendFrozen } from '../reporting/index.ts';
 import { adoptKnownOutcomes, claimRows, recordOutcomes, releaseLeftovers } from '../sync-ledger/index.ts';
 import { hasUnansweredRows, unansweredOwnRows } from './attribute-rows.ts';
-import { observeRequested } from './observe-requested.ts';
 import { timedPosts } from './platform-latency.ts';
-import { addWatchdogFailures, answerSyncRequest, getSyncRequest } from './requests.ts';
+import { addWatchdogFailures, answerSyncRequest, getSyncRequest, readCursor } from './requests.ts';
+import { readUntilAnswer } from './watchdog-reads.ts';
 import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
 
 /** What the bookkeeper reads for a row the watchdog answered (docs/platform.md G27: transient). */
@@ -32,7 +32,14 @@ export interface WatchdogRequest {
 
 export type WatchdogResult =
   | { outcome: 'nothing to do'; state: string }
-  | { outcome: 'answered'; failed: number; adopted: number; reported: ReportCounts };
+  | {
+      outcome: 'answered';
+      failed: number;
+      adopted: number;
+      reported: ReportCounts;
+      /** The deadline came before every requested row could be read (status shows it). */
+      cutShort: boolean;
+    };
 
 /**
  * Batches other runs froze for these rows and have not sent yet go out as frozen (F15 makes a
@@ -55,20 +62,26 @@ async function sendOthersFrozen(
 
 /**
  * The sync-button watchdog (docs/platform.md G29; design rule "post a temporary failure ...
- * rather than letting it expire silently"): before the deadline (watchdog-lead.ts says when),
- * every row still requested on the platform and attributed to this request (attribute-rows.ts)
- * gets a result with the request's sync_request_id. Rows of other open requests of the kind are
- * left to their own runs and watchdogs, which answer them by their own deadlines. Outcomes already
- * known are posted as they are; the rest are claimed and reported as a transient failure, so the
- * object stays ready and the next sync writes it (the ERP write is idempotent by object id, so a
- * write still in flight elsewhere is not repeated).
+ * rather than letting it expire silently"): every row still requested on the platform and
+ * attributed to this request (attribute-rows.ts) gets a result with the request's sync_request_id
+ * before the deadline. Rows of other open requests of the kind are left to their own runs and
+ * watchdogs, which answer them by their own deadlines. Outcomes already known are posted as they
+ * are; the rest are claimed and reported as a transient failure, so the object stays ready and
+ * the next sync writes it (the ERP write is idempotent by object id, so a write still in flight
+ * elsewhere is not repeated).
  *
- * What is already known goes first: the rows the reads so far attributed to the request and no
- * result has answered are answered, in one post, before the watchdog reads anything. Only then
- * does it read every requested row, to find the rows no read had listed yet (the run's read may
- * have stopped short), and answers those. At 15 s a page, a read first would have spent the lead
- * on reads while rows known to be waiting waited with it. The run goes on meanwhile, answering
- * as it reads; it skips what the watchdog answered and stops once the watchdog closes the request.
+ * In two steps, at times set from the latency the platform has shown (watchdog-lead.ts):
+ * - from `readFrom`, it reads what no read of the press has reached yet, from where the furthest
+ *   one stopped (the press's read cursor, requests.ts), a page at a time while a page still ends
+ *   before the answer. What the run has read is never read again: at 15 s a page, reading it all
+ *   again took longer than the window had left.
+ * - at `answerAt`, it answers every row of the request known and still unanswered, in one post.
+ *   Not earlier: the run is still answering them with their real outcomes until then. When no
+ *   read could list every requested row by then, the press is cut short: the rows known are
+ *   answered all the same, the rest are left to the platform's window, and `status` says so.
+ * The run goes on meanwhile, answering as it reads; it skips what the watchdog answered and stops
+ * once the watchdog closes the request. `answerNow` (a lead fixed by the receiver's
+ * configuration) reads what is left and answers at once.
  *
  * A request its run already answered is looked at too: a row attributed to it after the run
  * (an earlier press whose event came late), or one whose result the platform rejected, is still
@@ -78,6 +91,7 @@ async function sendOthersFrozen(
 export async function answerUnfinished(
   deps: WatchdogDeps,
   request: WatchdogRequest,
+  options: { answerNow?: boolean } = {},
 ): Promise<WatchdogResult> {
   const row = await getSyncRequest(deps.sql, request.syncRequestId);
   const state = row?.state ?? 'unknown';
@@ -88,37 +102,46 @@ export async function answerUnfinished(
   }
   const spec = BUTTON_OBJECTS[request.objectType];
   const platform = timedPosts(deps.sql, request.connectionId, deps.syncPlatform);
-  const report = { sql: deps.sql, platform, connectionId: request.connectionId, log: deps.log };
-  const answer = (objectIds: string[]) => answerRows(report, request, objectIds);
-  const known = await answer(await unansweredOwnRows(deps.sql, scope, request.syncRequestId));
-  const requested = await observeRequested({ sql: deps.sql, syncPlatform: platform }, scope);
-  // Rows the first post answered are settled by now (acknowledged), so each row is posted once.
-  const found = await answer(await unansweredOwnRows(deps.sql, scope, request.syncRequestId));
-  const reported = { ...known.reported };
-  addReport(reported, found.reported);
-  await sendOthersFrozen(report, spec.syncType, reported);
-  const failed = known.failed + found.failed;
-  const adopted = known.adopted + found.adopted;
-  const own = known.rows + found.rows;
   const log = deps.log.child({ syncRequestId: request.syncRequestId, objectType: request.objectType });
-  // The run may have answered the request while the watchdog read: its failures still count.
-  const answered = state === 'OPEN' ? await answerSyncRequest(deps.sql, request.syncRequestId, failed) : null;
+  const waited = await readUntilAnswer({ ...deps, syncPlatform: platform, log }, request, options);
+  if (waited.closed) return { outcome: 'nothing to do', state: waited.closed };
+  const report = { sql: deps.sql, platform, connectionId: request.connectionId, log: deps.log };
+  const own = await unansweredOwnRows(deps.sql, scope, request.syncRequestId);
+  const answeredRows = await answerRows(report, request, own);
+  const reported = { ...answeredRows.reported };
+  await sendOthersFrozen(report, spec.syncType, reported);
+  const { failed, adopted } = answeredRows;
+  const cursor = await readCursor(deps.sql, request.syncRequestId);
+  // The run may have answered the request meanwhile (its read was complete then): its rows are.
+  const current = await getSyncRequest(deps.sql, request.syncRequestId);
+  const cutShort = current?.state === 'OPEN' && cursor?.complete !== true;
+  const answered =
+    current?.state === 'OPEN'
+      ? await answerSyncRequest(deps.sql, request.syncRequestId, failed, cutShort)
+      : null;
   if (answered) {
     log.info(
-      { latencyMs: answered.latencyMs, answeredBy: 'watchdog', rows: own, failed },
+      { latencyMs: answered.latencyMs, answeredBy: 'watchdog', rows: own.length, failed },
       'sync-button request answered',
     );
   } else {
     await addWatchdogFailures(deps.sql, request.syncRequestId, failed);
   }
   await releaseLeftovers(deps.sql, request.connectionId, request.syncRequestId);
-  if (failed > 0 || adopted > 0) {
+  if (cutShort && answered) {
     log.warn(
-      { failed, adopted, own, requested: requested.length },
+      { rows: own.length, failed, adopted, pagesRead: cursor?.pages ?? 0, readPageMs: waited.readPageMs },
+      'sync-button press cut short: the platform answered its reads too slowly to list every requested ' +
+        'row before the deadline; the rows read were answered, the rest are left to the platform, ' +
+        'which marks them failed, and the next sync writes them',
+    );
+  } else if (failed > 0 || adopted > 0) {
+    log.warn(
+      { failed, adopted, own: own.length },
       'sync-button rows not finished before the deadline were answered with a temporary failure',
     );
   }
-  return { outcome: 'answered', failed, adopted, reported };
+  return { outcome: 'answered', failed, adopted, reported, cutShort: cutShort && answered !== null };
 }
 
 /**

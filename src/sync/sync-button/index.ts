@@ -4,7 +4,6 @@
 export { answerUnfinished, type WatchdogResult } from './answer-unfinished.ts';
 export { databaseTime } from './attribute-rows.ts';
 export { OVERDUE_GRACE_MS, planRecovery } from './lost-presses.ts';
-export { latencySeen } from './platform-latency.ts';
 export {
   carryOverOpenRequests,
   closeSyncRequest,
@@ -19,5 +18,6 @@ export {
   requestStats,
 } from './requests.ts';
 export { runSyncButton, type SyncButtonOutcome } from './run-sync-button.ts';
-export { leadBounds, nextWatchdogWake } from './watchdog-lead.ts';
+export { leadBounds } from './watchdog-lead.ts';
+export { watchdogWaitMs } from './watchdog-schedule.ts';
 export { BUTTON_OBJECTS, deadlineOf, SYNC_WINDOW_MS } from './window.ts';

@@ -23,11 +23,23 @@ export interface ObserveDeps {
  * cut short says nothing of the rows it did not reach. Timed by the database's clock, the clock
  * results are frozen and acknowledged by; each page's latency is recorded for the watchdog.
  */
-export async function* readRequested(deps: ObserveDeps, scope: AttributionScope): AsyncGenerator<ReadPage> {
+export async function* readRequested(
+  deps: ObserveDeps,
+  scope: AttributionScope,
+  options: {
+    /**
+     * Go on from this page.next, where an earlier read stopped (requests.ts ReadCursor), instead
+     * of the first page. Such a read lists only what follows, so it says nothing of the rows it
+     * did not list and is never ended, as a read cut short.
+     */
+    resumeFrom?: string;
+  } = {},
+): AsyncGenerator<ReadPage> {
   const kind = BUTTON_OBJECTS[scope.objectType].kind;
   const objectIds: string[] = [];
   const startedAt = await databaseTime(deps.sql);
-  const pages = deps.syncPlatform.readyPages(kind, { requestedToSync: true });
+  const resume = options.resumeFrom === undefined ? {} : { resumeFrom: options.resumeFrom };
+  const pages = deps.syncPlatform.readyPages(kind, { requestedToSync: true, ...resume });
   for await (const page of timedPages(deps.sql, scope.connectionId, pages)) {
     const ids = pageObjectIds(page);
     objectIds.push(...ids);
@@ -38,12 +50,6 @@ export async function* readRequested(deps: ObserveDeps, scope: AttributionScope)
     });
     yield page;
   }
+  if (options.resumeFrom !== undefined) return;
   await endRequestedRead(deps.sql, scope, { objectIds, startedAt, finishedAt: await databaseTime(deps.sql) });
-}
-
-/** One whole read of the requested rows, recorded as readRequested does; their ids. */
-export async function observeRequested(deps: ObserveDeps, scope: AttributionScope): Promise<string[]> {
-  const objectIds: string[] = [];
-  for await (const page of readRequested(deps, scope)) objectIds.push(...pageObjectIds(page));
-  return objectIds;
 }

@@ -75,12 +75,55 @@ export async function answerSyncRequest(
   sql: Sql,
   syncRequestId: string,
   watchdogFailed = 0,
+  /** The watchdog answered before every requested row could be read (0019's cut_short). */
+  cutShort = false,
 ): Promise<{ latencyMs: number } | null> {
   const [row] = await sql<{ latency_ms: number }[]>`
-    update sync_requests set state = 'ANSWERED', answered_at = now(), watchdog_failed = ${watchdogFailed}
+    update sync_requests set state = 'ANSWERED', answered_at = now(), watchdog_failed = ${watchdogFailed},
+      cut_short = ${cutShort}
     where sync_request_id = ${syncRequestId} and state = 'OPEN'
     returning (extract(epoch from answered_at - requested_at) * 1000)::float8 as latency_ms`;
   return row ? { latencyMs: Math.max(0, Math.round(Number(row.latency_ms))) } : null;
+}
+
+/**
+ * How far the reads of a press's requested rows have got (0019): pages read along the furthest
+ * read, the page.next after them, whether a read listed every requested row, and when it last
+ * moved. The watchdog goes on from here (answer-unfinished.ts) and sets its start from what is
+ * left (watchdog-lead.ts).
+ */
+export interface ReadCursor {
+  pages: number;
+  next: string | null;
+  complete: boolean;
+  at: Date | null;
+}
+
+export async function readCursor(sql: Sql, syncRequestId: string): Promise<ReadCursor | null> {
+  const [row] = await sql<
+    { read_pages: number; read_next: string | null; read_complete: boolean; read_at: Date | null }[]
+  >`select read_pages, read_next, read_complete, read_at from sync_requests
+    where sync_request_id = ${syncRequestId}`;
+  if (!row) return null;
+  return { pages: row.read_pages, next: row.read_next, complete: row.read_complete, at: row.read_at };
+}
+
+/**
+ * A reader of the press's requested rows has read `pages` pages, the last one pointing on to
+ * `next` (null: the list ended there). The cursor moves only forward: to a reader further along,
+ * or to the end of the list; a reader behind the cursor changes nothing.
+ */
+export async function advanceReadCursor(
+  sql: Sql,
+  syncRequestId: string,
+  reached: { pages: number; next: string | null },
+): Promise<void> {
+  await sql`
+    update sync_requests
+    set read_pages = greatest(read_pages, ${reached.pages}), read_next = ${reached.next},
+        read_complete = ${reached.next === null}, read_at = now()
+    where sync_request_id = ${syncRequestId} and not read_complete
+      and (${reached.next === null} or read_pages < ${reached.pages})`;
 }
 
 /** Rows of an answered request the watchdog still had to answer count with its temporary failures. */
@@ -129,14 +172,33 @@ export async function requestStats(
   sql: Sql,
   connectionId: string,
 ): Promise<
-  { answered: number; open: number; expired: number; p50: number | null; p99: number | null } | undefined
+  | {
+      answered: number;
+      open: number;
+      expired: number;
+      cut_short: number;
+      last_cut_short: Date | null;
+      p50: number | null;
+      p99: number | null;
+    }
+  | undefined
 > {
   const [row] = await sql<
-    { answered: number; open: number; expired: number; p50: number | null; p99: number | null }[]
+    {
+      answered: number;
+      open: number;
+      expired: number;
+      cut_short: number;
+      last_cut_short: Date | null;
+      p50: number | null;
+      p99: number | null;
+    }[]
   >`
     select count(*) filter (where state = 'ANSWERED')::int as answered,
            count(*) filter (where state = 'OPEN')::int as open,
            count(*) filter (where state = 'EXPIRED')::int as expired,
+           count(*) filter (where cut_short)::int as cut_short,
+           max(requested_at) filter (where cut_short) as last_cut_short,
            percentile_cont(0.5) within group (order by extract(epoch from answered_at - requested_at) * 1000)
              filter (where answered_at is not null) as p50,
            percentile_cont(0.99) within group (order by extract(epoch from answered_at - requested_at) * 1000)

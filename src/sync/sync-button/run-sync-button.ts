@@ -11,6 +11,7 @@ import { databaseTime, rowsOfEndedRuns, unansweredOwnRows } from './attribute-ro
 import { syncButtonEnabled } from './button-flag.ts';
 import { readRequested } from './observe-requested.ts';
 import { timedPosts } from './platform-latency.ts';
+import { movingReadCursor } from './read-cursor.ts';
 import { answerSyncRequest, closeSyncRequest, getSyncRequest, recordSyncRequest } from './requests.ts';
 import { BUTTON_OBJECTS, type ButtonObjectType } from './window.ts';
 
@@ -116,9 +117,11 @@ function addSummary(into: ObjectSyncSummary, more: ObjectSyncSummary): void {
 /**
  * The run itself, answering as it reads: each page of the requested rows is attributed as it
  * arrives (readRequested), and this request's rows of it that are still unanswered are written to
- * the ERP and posted before the run moves on; the next page is read meanwhile (read-ahead 1). A
- * run that read every page before answering any let a slow platform spend the whole window on
- * reads (15 s a page: 1,500 rows answered only after the deadline).
+ * the ERP and posted before the run moves on; the next page is read meanwhile (read-ahead 1, so
+ * at most one page waits in memory), so the run goes at the pace of its slowest call, not of
+ * their sum: 15 s reads and 8 s posts answer a page every 15 s. A run that read every page before
+ * answering any let a slow platform spend the whole window on reads (15 s a page: 1,500 rows
+ * answered only after the deadline).
  *
  * Which rows of a page are still this request's to answer is asked just before the page is
  * written, not when it was read: the watchdog may have answered some of them meanwhile (it posts
@@ -139,8 +142,15 @@ async function runRequested(
   const started = Date.now();
   const read: ReadPage[] = [];
   let requested = 0;
+  // The press's read cursor moves as each page arrives (read-cursor.ts), so the watchdog reads
+  // only what this run has not.
+  const pages = movingReadCursor(
+    deps.sql,
+    request.syncRequestId,
+    readRequested({ sql: deps.sql, syncPlatform: platform }, scope),
+  );
   try {
-    for await (const page of prefetch(readRequested({ sql: deps.sql, syncPlatform: platform }, scope), 1)) {
+    for await (const page of prefetch(pages, 1)) {
       read.push(page);
       const ids = pageObjectIds(page);
       requested += ids.length;

@@ -15,6 +15,7 @@ import {
   postsTwiceOnRetry,
   rotatesAndRelabelsResults,
   rotatesResults,
+  streamsAccountsForever,
 } from '../../support/wrong-erps.ts';
 
 const db = useTestDatabase({ migrate: false });
@@ -68,6 +69,16 @@ describe('the ERP conformance kit on the built-in ledger and on deliberately wro
     expect(broken.get('refusals.inactive-account')).toMatch(/expected a refusal/);
     expect(broken.get('refusals.one-bad-item')).toMatch(/\[true,true,true\]/);
     expect([...broken.keys()].sort()).toEqual(['refusals.inactive-account', 'refusals.one-bad-item']);
+  });
+
+  it('F43: flags an adapter whose GL account stream never ends, and the check still ends', async () => {
+    const broken = await brokenRules(streamsAccountsForever(ledger), fixture);
+    expect(broken.get('chart.paging')).toMatch(
+      /^GL accounts: \S+ is streamed twice: the paging does not move on$/,
+    );
+    // The rule that reads the whole stream stops at the cap instead of hanging the check.
+    expect(broken.get('chart.gl-accounts')).toBe('a chart stream did not end after 1000000 items');
+    expect([...broken.keys()].sort()).toEqual(['chart.gl-accounts', 'chart.paging']);
   });
 
   it('flags an adapter that answers a batch out of order', async () => {

@@ -3,7 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import postgres, { type Sql } from 'postgres';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/log.ts';
 import { createPlatformClient, type PlatformClient } from '../../../src/platform/client.ts';
+import { completeConsent, startConsent } from '../../../src/platform/grant/consent.ts';
 import { GrantUnusableError } from '../../../src/platform/grant/grant-errors.ts';
 import { encryptedTokens } from '../../../src/platform/grant/grant-renewal.ts';
 import { loadGrant, saveConsentedGrant } from '../../../src/platform/grant/grant-store.ts';
@@ -207,4 +209,76 @@ describe('Authorization Code grant renewal (docs/platform.md F46)', () => {
     await processClient().authenticate();
     expect(forms).toHaveLength(1);
   });
+  it('F46: a consent stored while a renewal is in flight waits for it and is the grant kept and used', async () => {
+    const consentAnswer = {
+      accessToken: 'svc_business_tok_access_consent',
+      refreshToken: 'svc_business_tok_refresh_consent',
+      expiresInS: 3600,
+      refreshExpiresInS: null,
+      scope: 'accounting:read offline_access',
+    };
+    const { state } = await startConsent({
+      sql: db.sql,
+      cipher,
+      clientId: CLIENT,
+      redirectUri: 'http://127.0.0.1:1/callback',
+      authorizeUrl: 'http://127.0.0.1:1/oauth/authorize',
+      scopes: 'accounting:read',
+    });
+    let consentStored: Promise<unknown> | undefined;
+    onToken = async (_form, res, n) => {
+      // The business approves (connect's callback) while this refresh's answer is on its way.
+      consentStored = completeConsent(
+        { sql: db.sql, cipher, exchange: async () => consentAnswer, log: silentLogger },
+        { state, code: 'code-1' },
+      );
+      await waitForLockWaiter();
+      answer(res, pair(n));
+    };
+    await processClient().authenticate();
+    await consentStored;
+    const grant = await loadGrant(db.sql, CLIENT);
+    expect(cipher.decrypt(grant!.refreshToken)).toBe('svc_business_tok_refresh_consent');
+    expect(await storedAccess()).toBe('svc_business_tok_access_consent');
+    // The next process uses the consent's token as it is: no further token call.
+    await processClient().authenticate();
+    expect(forms).toHaveLength(1);
+  });
+
+  it('F46: a renewal saves only over the refresh token it redeemed (compare-and-set); a row changed meanwhile is re-read and used', async () => {
+    onToken = async (_form, res, n) => {
+      // A write that does not take the grant's lock lands while the refresh is in flight.
+      await saveConsentedGrant(
+        db.sql,
+        CLIENT,
+        encryptedTokens(
+          cipher,
+          {
+            accessToken: 'svc_business_tok_access_other',
+            refreshToken: 'svc_business_tok_refresh_other',
+            expiresInS: 3600,
+            refreshExpiresInS: null,
+            scope: '',
+          },
+          Date.now(),
+        ),
+      );
+      answer(res, pair(n));
+    };
+    await processClient().authenticate();
+    expect(forms).toHaveLength(1);
+    const grant = await loadGrant(db.sql, CLIENT);
+    expect(cipher.decrypt(grant!.refreshToken)).toBe('svc_business_tok_refresh_other');
+    expect(await storedAccess()).toBe('svc_business_tok_access_other');
+  });
 });
+
+/** Until a session waits for an advisory lock (the consent queued behind the renewal), 3 s at most. */
+async function waitForLockWaiter(): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    const [row] = await db.sql<{ n: number }[]>`
+      select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`;
+    if (row!.n > 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

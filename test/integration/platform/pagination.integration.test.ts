@@ -95,6 +95,46 @@ describe('pagination (docs/platform.md F4)', () => {
     }
   });
 
+  it('F43: a page.next that is the URL just asked ends the read with an error after that one request', async () => {
+    await control(stub, 'PUT', '/__stub/faults', { page_links: { '/transactions': 'self' } });
+    try {
+      const before = (await effects(stub)).arrivals.length;
+      const seen: ItemResult<Transaction>[] = [];
+      const error = await (async () => {
+        for await (const page of client.objects.list(KIND_SPECS.transactions.list).pages())
+          seen.push(...page.items);
+      })().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UnexpectedResponseError);
+      expect(String((error as Error).message)).toMatch(
+        /GET \/transactions: the link onward from page 1 was already followed: the cursor does not move; .*\(F43\)/,
+      );
+      // The page in hand was handed on, once; the link to itself was never followed.
+      expect(idsOf(seen)).toEqual(expectedIds.slice(0, 100));
+      const reads = (await effects(stub)).arrivals.slice(before).filter((a) => a.route === '/transactions');
+      expect(reads).toHaveLength(1);
+    } finally {
+      await control(stub, 'PUT', '/__stub/faults', {});
+    }
+  });
+
+  it('F43: empty pages that point onward without end end the read after 100 of them in a row', async () => {
+    await control(stub, 'PUT', '/__stub/faults', { page_links: { '/entities': 'empty_onward' } });
+    try {
+      const before = (await effects(stub)).arrivals.length;
+      const error = await client.entities
+        .list()
+        .collect()
+        .catch((e: unknown) => e);
+      expect(String((error as Error).message)).toMatch(
+        /GET \/entities: 100 empty pages in a row still point onward \(page 101\); .*\(F43\)/,
+      );
+      const reads = (await effects(stub)).arrivals.slice(before).filter((a) => a.route === '/entities');
+      expect(reads).toHaveLength(101);
+    } finally {
+      await control(stub, 'PUT', '/__stub/faults', {});
+    }
+  });
+
   it('F4: a probe of the sync port asks for the fewest items a page may hold (2), not 100', async () => {
     const platform = syncPlatformFrom(client);
     const before = (await effects(stub)).arrivals.length;

@@ -87,11 +87,11 @@ describe('chart of accounts (docs/platform.md F8-F13)', () => {
   });
 
   it('F9, F10: a field, its options, list by field, PUT an option', async () => {
-    const field = await client.chart.createField({
+    const field = (await client.chart.createField({
       id: 'dept',
       name: 'Department',
       input_type: 'SINGLE_CHOICE',
-    });
+    }))!;
     const options = await client.chart.uploadFieldOptions({
       field_id: field.svc_id,
       options: [
@@ -128,7 +128,8 @@ describe('chart of accounts (docs/platform.md F8-F13)', () => {
     });
     expect(okValues(rates.items)).toHaveLength(2);
     const code = await client.chart.createTaxCode({ name: 'Tax code' });
-    expect(code.svc_id).toBeTruthy();
+    expect(code?.svc_id).toBeTruthy();
+    expect((await client.chart.getTaxCode())?.svc_id).toBe(code?.svc_id);
     const options = await client.chart.uploadTaxCodeOptions({
       options: [{ id: 'tc-std', name: 'Standard', tax_rate_ids: ['vat-20'] }],
     });

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log.ts';
 import type { GrantAnswer } from '../../../src/platform/index.ts';
 import { loadGrant, TokenCipher } from '../../../src/platform/index.ts';
+import type { Queues } from '../../../src/queue/index.ts';
 import { oauthCallbackRoute, oauthStartRoute } from '../../../src/server/oauth-routes.ts';
+import { buildServer } from '../../../src/server/server.ts';
 import { useTestDatabase } from '../../support/db.ts';
 
 /**
@@ -17,7 +19,7 @@ const cipher = new TokenCipher(randomBytes(32));
 const CLIENT = 'routes-client';
 const REDIRECT = 'https://worker.example.com/oauth/callback';
 
-function worker() {
+function consentDeps() {
   const exchanged: { code: string; redirectUri: string; codeVerifier: string }[] = [];
   const deps = {
     settings: {
@@ -44,6 +46,11 @@ function worker() {
     },
     log: silentLogger,
   };
+  return { deps, exchanged };
+}
+
+function worker() {
+  const { deps, exchanged } = consentDeps();
   const app = Fastify();
   app.register(oauthStartRoute(deps));
   app.register(oauthCallbackRoute(deps));
@@ -97,6 +104,42 @@ describe('consent routes on the worker (docs/platform.md F44, F45)', () => {
     expect(declined.statusCode).toBe(400);
     expect(declined.body).toMatch(/declined/);
     expect(exchanged).toHaveLength(0);
+    await app.close();
+  });
+});
+
+describe('signing in on the way to the consent (README "Running it for a customer")', () => {
+  it('F44: an operator sent to sign in from /oauth/start lands back on /oauth/start, which redirects to the consent page', async () => {
+    const token = 'routes-operator-token-0123456789';
+    const { deps } = consentDeps();
+    const app = buildServer(
+      {
+        sql: db.sql,
+        redis: { ping: async () => 'PONG' as const },
+        queues: { all: () => [] } as unknown as Queues,
+        connectionId: 'conn-routes',
+        log: silentLogger,
+        secrets: async () => ['whsec_routes'],
+        operator: { token, dashboard: false },
+        consent: deps,
+      },
+      '0.0.0.0',
+    );
+    const unsigned = await app.inject({ url: '/oauth/start', headers: { accept: 'text/html' } });
+    expect(unsigned.statusCode).toBe(401);
+    expect(unsigned.body).toContain('name="next" value="/oauth/start"');
+    const login = await app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ token, next: '/oauth/start' }).toString(),
+    });
+    expect(login.statusCode).toBe(303);
+    expect(login.headers.location).toBe('/oauth/start');
+    const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+    const start = await app.inject({ url: '/oauth/start', headers: { cookie } });
+    expect(start.statusCode).toBe(302);
+    expect(String(start.headers.location)).toMatch(/^https:\/\/platform\.example\.com\/oauth\/authorize\?/);
     await app.close();
   });
 });

@@ -42,7 +42,11 @@ export async function handleAuthorize(
   };
   // From here the redirect URI is trusted: problems travel back to it (RFC 6749 4.1.2.1).
   if (params.response_type !== 'code') return back({ error: 'unsupported_response_type' });
-  if (params.code_challenge !== undefined && params.code_challenge_method !== 'S256') {
+  // F44 (chosen here): PKCE is required, so a client that forgets it fails against the stub.
+  if (!params.code_challenge) {
+    return back({ error: 'invalid_request', error_description: 'code_challenge is required (PKCE S256)' });
+  }
+  if (params.code_challenge_method !== 'S256') {
     return back({ error: 'invalid_request', error_description: 'code_challenge_method must be S256' });
   }
   const scopes = (params.scope ?? '').split(/\s+/).filter((s) => s.length > 0);
@@ -62,7 +66,7 @@ export async function handleAuthorize(
     clientId: client.clientId,
     redirectUri: params.redirect_uri!,
     scopes,
-    codeChallenge: params.code_challenge ?? null,
+    codeChallenge: params.code_challenge,
     consentAt: state.now(),
   });
   back({ code });

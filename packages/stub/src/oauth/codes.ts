@@ -12,8 +12,8 @@ export interface ApprovedConsent {
   clientId: string;
   redirectUri: string;
   scopes: string[];
-  /** BASE64URL(SHA256(code_verifier)); null when the request used no PKCE. */
-  codeChallenge: string | null;
+  /** BASE64URL(SHA256(code_verifier)): every consent carries one (authorize.ts requires PKCE). */
+  codeChallenge: string;
   /** When the business approved: an absolute refresh lifetime counts from here (F46). */
   consentAt: number;
 }
@@ -61,11 +61,9 @@ export class AuthorizationCodes {
     if (redirectUri !== record.redirectUri) {
       throw new OAuthError('invalid_grant', 'redirect_uri differs from the one the code was issued for');
     }
-    if (record.codeChallenge !== null) {
-      if (!verifier) throw new OAuthError('invalid_grant', 'code_verifier missing (PKCE)');
-      if (!sameText(s256(verifier), record.codeChallenge)) {
-        throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge (PKCE)');
-      }
+    if (!verifier) throw new OAuthError('invalid_grant', 'code_verifier missing (PKCE)');
+    if (!sameText(s256(verifier), record.codeChallenge)) {
+      throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge (PKCE)');
     }
     return record;
   }

@@ -42,7 +42,7 @@ export interface GrantTokenAnswer {
   refresh_token_expires_in?: number;
 }
 
-type RevokeReason = 'reuse_detected' | 'revoked_by_business';
+type RevokeReason = 'reuse_detected' | 'revoked_by_business' | 'revoked_by_client';
 
 interface Grant {
   grantId: string;
@@ -159,6 +159,15 @@ export class OAuthGrants {
       count++;
     }
     return count;
+  }
+
+  /** POST /revoke (F47): the grant behind one of the client's tokens ends; false when none matched. */
+  revokeToken(token: string, clientId: string): boolean {
+    const pair = this.byRefresh.get(token) ?? this.byAccess.get(token);
+    if (!pair || pair.grant.clientId !== clientId || pair.grant.revoked) return false;
+    pair.grant.revoked = true;
+    pair.grant.reason = 'revoked_by_client';
+    return true;
   }
 
   list(): GrantView[] {

@@ -33,6 +33,14 @@ const RefreshTokenRequest = z.strictObject({
   ...ClientFields,
 });
 
+/** F47: the token to end, as RFC 7009 sends it. */
+const RevokeRequest = z.strictObject({
+  token: z.string().min(1),
+  token_type_hint: z.enum(['refresh_token', 'access_token']).optional(),
+  ...ClientFields,
+});
+const RevokeResponse = z.object({});
+
 const AnyTokenRequest = z.discriminatedUnion('grant_type', [
   TokenRequest,
   AuthorizationCodeRequest,
@@ -71,6 +79,28 @@ export const authRoutes: RouteDef[] = [
         return ok(auth.grants.refresh(input.refresh_token, client.clientId));
       const consent = auth.codes.redeem(input.code, client.clientId, input.redirect_uri, input.code_verifier);
       return ok(auth.grants.start(consent));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/revoke',
+    scope: null,
+    allowForm: true,
+    tag: 'auth',
+    summary: 'Token revocation (F47, RFC 7009): ends the grant behind a refresh or access token',
+    request: RevokeRequest,
+    response: RevokeResponse,
+    handler(ctx) {
+      const input = body(ctx, RevokeRequest);
+      const basic = basicCredentials(ctx.headers.authorization);
+      const client = ctx.state.auth.verifyClient(
+        basic?.id ?? input.client_id,
+        basic?.secret ?? input.client_secret,
+      );
+      if (!client) throw new OAuthError('invalid_client', 'invalid client credentials');
+      // RFC 7009 2.2: an unknown, foreign or already revoked token answers 200 as well.
+      ctx.state.auth.grants.revokeToken(input.token, client.clientId);
+      return ok({});
     },
   },
 ];

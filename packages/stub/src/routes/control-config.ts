@@ -19,6 +19,7 @@ const ConfigRequest = z.strictObject({
   webhook_retry_base_ms: z.number().min(0).optional(),
   webhook_max_retries: z.number().int().min(0).max(50).optional(),
   webhook_timeout_ms: z.number().min(1).optional(),
+  webhook_max_in_flight: z.number().int().min(1).max(1000).optional(),
   sync_window_ms: z.number().min(1).optional(),
   /** docs/platform.md F33: POST /accounting/syncs answers `{sync_id}` only. */
   published_answers: z.boolean().optional(),
@@ -72,6 +73,7 @@ export const controlConfigRoutes: RouteDef[] = [
       if (c.webhook_retry_base_ms !== undefined) config.webhookRetryBaseMs = c.webhook_retry_base_ms;
       if (c.webhook_max_retries !== undefined) config.webhookMaxRetries = c.webhook_max_retries;
       if (c.webhook_timeout_ms !== undefined) config.webhookTimeoutMs = c.webhook_timeout_ms;
+      if (c.webhook_max_in_flight !== undefined) config.webhookMaxInFlight = c.webhook_max_in_flight;
       if (c.sync_window_ms !== undefined) config.syncWindowMs = c.sync_window_ms;
       if (c.published_answers !== undefined) config.publishedAnswers = c.published_answers;
       if (c.oauth) {

@@ -114,6 +114,13 @@ export const controlWorldRoutes: RouteDef[] = [
       ok(connectionJson(ctx.state.connections.switchTo(ctx.params.id!, ctx.state.clock.iso()))),
   },
   {
+    method: 'DELETE',
+    path: '/__stub/webhooks',
+    scope: null,
+    summary: 'Forget every webhook subscription, as a restarted stub does (the world stays)',
+    handler: (ctx) => ok({ forgotten: ctx.state.webhooks.forgetSubscriptions() }),
+  },
+  {
     method: 'POST',
     path: '/__stub/seed',
     scope: null,

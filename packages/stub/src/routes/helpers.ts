@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { API_PREFIX, type Page } from '../../../../src/platform/schemas/common.ts';
+import { API_PREFIX, PAGE_SIZE_MIN, type Page } from '../../../../src/platform/schemas/common.ts';
 import { invalid } from '../core/errors.ts';
 import type { Reply, RouteContext } from '../core/route.ts';
 import { parseRequest } from '../core/validate.ts';
@@ -23,7 +23,27 @@ export const noContent = (): Reply => ({ status: 204 });
  * the id of the last item (the cursor), or null on the last page.
  */
 export function pageReply<T>(ctx: RouteContext, data: T[], cursor: string | null): Reply {
-  return ok({ data, page: { next: cursor === null ? null : nextUrl(ctx, cursor) } } satisfies Page<T>);
+  const page = (items: T[], next: string | null): Reply =>
+    ok({ data: items, page: { next } } satisfies Page<T>);
+  const broken = ctx.state.faults.config.page_links[ctx.path];
+  // Injected faults (docs/platform.md F43): a cursor that does not move.
+  if (broken === 'self') return page(data, listUrl(ctx, new URLSearchParams(ctx.query)));
+  if (broken === 'empty_onward') {
+    const run = Number(ctx.query[EMPTY_RUN] ?? 0) || 0;
+    if (run > 0 || cursor === null) {
+      const params = new URLSearchParams(ctx.query);
+      params.set(EMPTY_RUN, String(run + 1));
+      return page(run > 0 ? [] : data, listUrl(ctx, params));
+    }
+  }
+  return page(data, cursor === null ? null : nextUrl(ctx, cursor));
+}
+
+/** Counts the empty pages of an `empty_onward` fault; a parameter no list reads (they strip it). */
+const EMPTY_RUN = 'stub_empty_run';
+
+function listUrl(ctx: RouteContext, params: URLSearchParams): string {
+  return `${ctx.origin}${API_PREFIX}${ctx.path}?${params.toString()}`;
 }
 
 function nextUrl(ctx: RouteContext, cursor: string): string {
@@ -36,7 +56,26 @@ function nextUrl(ctx: RouteContext, cursor: string): string {
     const other = ctx.path === '/transfers' ? '/cashbacks' : '/transfers';
     return `${ctx.origin}${API_PREFIX}${other}?page_size=${params.get('page_size') ?? '20'}`;
   }
-  return `${ctx.origin}${API_PREFIX}${ctx.path}?${params.toString()}`;
+  return listUrl(ctx, params);
+}
+
+/** Marks the link of an `empty_probe_pages` fault's empty page; a parameter no list reads. */
+const AFTER_EMPTY_PROBE = 'stub_after_empty_probe';
+
+/**
+ * Injected fault `empty_probe_pages`: a date probe of the list (a first page asked with
+ * `from_date` and the fewest items a page may hold, F4) answers an empty page whose `page.next`
+ * leads to the page it held (the same query, marked so that it is answered in full). Null when
+ * the fault does not apply to this request.
+ */
+export function emptyProbePage(ctx: RouteContext): Reply | null {
+  const q = ctx.query;
+  if (!ctx.state.faults.config.empty_probe_pages.includes(ctx.path)) return null;
+  if (q.start !== undefined || q.from_date === undefined || q[AFTER_EMPTY_PROBE] !== undefined) return null;
+  if (Number(q.page_size) !== PAGE_SIZE_MIN) return null;
+  const params = new URLSearchParams(q);
+  params.set(AFTER_EMPTY_PROBE, '1');
+  return ok({ data: [], page: { next: listUrl(ctx, params) } });
 }
 
 export function parseTime(value: string | undefined, field: string): number | undefined {

@@ -21,7 +21,7 @@ import { entityIdOf } from '../world/generate-common.ts';
 import { transactionApproval } from '../world/generate-transaction.ts';
 import { FLAG_SYNC_DISABLED, type ObjectStore, S_READY, S_SYNCED } from '../world/object-store.ts';
 import { type ScanPlan, scanPage } from '../world/scan.ts';
-import { ok, pageReply, parseTime, query } from './helpers.ts';
+import { emptyProbePage, ok, pageReply, parseTime, query } from './helpers.ts';
 
 /**
  * Ready-object reads (docs/platform.md F16, F28; the platform guide's transactions and bills
@@ -90,6 +90,8 @@ function basePlan(
 }
 
 function runPage(ctx: RouteContext, kind: ObjectKind, plan: ScanPlan, pageSize: number) {
+  const faulty = emptyProbePage(ctx);
+  if (faulty) return faulty;
   const result = scanPage(plan, pageSize);
   const gen = ctx.state.genContext();
   const data = result.indices.map((i) => ctx.state.objectJson(kind, i, gen));

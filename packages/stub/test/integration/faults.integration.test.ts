@@ -100,6 +100,70 @@ describe('stub faults', () => {
     expect(await run()).toEqual(first);
   });
 
+  it('F4: empty_probe_pages answers a from_date probe with an empty page whose link leads to its objects', async () => {
+    const from = encodeURIComponent('2000-01-01T00:00:00.000Z');
+    const probe = `/transactions?sync_status=SYNC_READY&from_date=${from}&page_size=2`;
+    const plain = await h.api.get(probe);
+    expect(plain.body.data).toHaveLength(2);
+    await h.control.put('/faults', { empty_probe_pages: ['/transactions'] });
+    const empty = await h.api.get(probe);
+    expect(empty.status).toBe(200);
+    expect(empty.body.data).toEqual([]);
+    expect(empty.body.page.next).toEqual(expect.stringContaining('/developer/v1/transactions?'));
+    // The link moves on: it leads to the page the probe held.
+    const onward = await h.api.get(empty.body.page.next);
+    expect(onward.body.data.map((t: { id: string }) => t.id)).toEqual(
+      plain.body.data.map((t: { id: string }) => t.id),
+    );
+    // Only probes: a full page, a page without from_date and a later page are answered in full.
+    expect((await h.api.get(probe.replace('page_size=2', 'page_size=100'))).body.data.length).toBeGreaterThan(
+      2,
+    );
+    expect((await h.api.get('/transactions?sync_status=SYNC_READY&page_size=2')).body.data).toHaveLength(2);
+    const later = await h.api.get(plain.body.page.next);
+    expect(later.body.data).toHaveLength(2);
+    // Other lists are untouched.
+    await h.control.post('/seed', { seed: 2, transactions: 30, reimbursements: 10 });
+    expect(
+      (await h.api.get(`/reimbursements?sync_status=SYNC_READY&from_date=${from}&page_size=2`)).body.data,
+    ).toHaveLength(2);
+  });
+
+  it('F43: page_links self links every page of the list, the last one too, to the URL just asked', async () => {
+    await h.control.put('/faults', { page_links: { '/transactions': 'self' } });
+    for (const asked of ['/transactions?page_size=2', '/transactions?page_size=100']) {
+      const page = await h.api.get(asked);
+      expect(page.status).toBe(200);
+      expect(page.body.data.length).toBeGreaterThan(0);
+      expect(page.body.page.next).toBe(`${h.stub.apiUrl}${asked}`);
+      // Followed, it answers the same page again.
+      expect((await h.api.get(page.body.page.next)).body).toEqual(page.body);
+    }
+    // Other lists are untouched.
+    expect((await h.api.get('/entities?page_size=100')).body.page.next).toBeNull();
+  });
+
+  it('F43: page_links empty_onward serves the list once, then empty pages that point onward without end', async () => {
+    await h.control.put('/faults', { page_links: { '/transactions': 'empty_onward' } });
+    const ids: string[] = [];
+    const links = new Set<string>();
+    let url = '/transactions?page_size=20';
+    let empty = 0;
+    for (let i = 0; i < 12; i++) {
+      const page = await h.api.get(url);
+      ids.push(...page.body.data.map((t: { id: string }) => t.id));
+      if (page.body.data.length === 0) empty++;
+      expect(page.body.page.next).toEqual(expect.stringContaining('/developer/v1/transactions?'));
+      links.add(page.body.page.next);
+      url = page.body.page.next;
+    }
+    // 30 objects on two pages, then ten empty pages, each with a link never given before.
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+    expect(empty).toBe(10);
+    expect(links.size).toBe(12);
+  });
+
   it('unknown fault settings are refused (422) and GET /__stub/faults shows what is in force', async () => {
     expect((await h.control.put('/faults', { chaos_monkey: true })).status).toBe(422);
     await h.control.put('/faults', { reject_remote_ids: ['X'] });

@@ -193,6 +193,17 @@ describe('stub Authorization Code grant', () => {
     expect(ok.location!.origin).toBe('https://app.example.com');
   });
 
+  it('F44: a consent without a PKCE S256 challenge is refused (invalid_request), never given a code', async () => {
+    const verifier = 'v'.repeat(43);
+    const cases: Record<string, string>[] = [{ code_challenge: '' }, { code_challenge_method: 'plain' }];
+    for (const overrides of cases) {
+      const c = await consent(verifier, overrides);
+      expect(c.status).toBe(302);
+      expect(c.location!.searchParams.get('error')).toBe('invalid_request');
+      expect(c.location!.searchParams.get('code')).toBeNull();
+    }
+  });
+
   it('F45: a code_verifier that does not match the challenge is invalid_grant, quoting no secret', async () => {
     const verifier = randomBytes(32).toString('base64url');
     const c = await consent(verifier);
@@ -324,6 +335,34 @@ describe('stub Authorization Code grant', () => {
     const api = await apiWith(first.access_token);
     expect(api.status).toBe(401);
     expect(api.body.error_v2.error_code).toBe('DEVELOPER_7028');
+  });
+
+  it("F47: POST /revoke ends the grant behind a refresh token, only the client's own; any token answers 200", async () => {
+    const first = await connect();
+    const second = await connect();
+    const revokeWith = async (tokenValue: string, authorization: string) =>
+      fetch(`${stub.apiUrl}/revoke`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: tokenValue, token_type_hint: 'refresh_token' }).toString(),
+      });
+    const own = basicAuth(DEFAULT_CLIENT.client_id, DEFAULT_CLIENT.client_secret);
+    expect(
+      (await revokeWith(first.refresh_token, basicAuth(DEFAULT_CLIENT.client_id, 'wrong-secret'))).status,
+    ).toBe(401);
+    const ended = await revokeWith(first.refresh_token, own);
+    expect(ended.status).toBe(200);
+    expectInvalidGrant(await refresh(first.refresh_token));
+    expect((await apiWith(first.access_token)).status).toBe(401);
+    // The other grant of the client lives on; unknown and repeated tokens answer 200 too.
+    expect((await refresh(second.refresh_token)).status).toBe(200);
+    expect((await revokeWith('svc_business_tok_unknown', own)).status).toBe(200);
+    expect((await revokeWith(first.refresh_token, own)).status).toBe(200);
+    const views = await grants();
+    expect(views.map((g) => [g.revoked, g.reason])).toEqual([
+      [true, 'revoked_by_client'],
+      [false, null],
+    ]);
   });
 
   it('F46: revocation by the business: refresh is invalid_grant and the access token 401 DEVELOPER_7002', async () => {

@@ -57,7 +57,8 @@ export function fieldOps(chart: Chart, target: Target, meter: Meter): KindOps {
     upload: async (items) => {
       const body = { ...target, ...(items[0] as { id: string; name: string; input_type: 'SINGLE_CHOICE' }) };
       const field = await counted(meter, () => chart.createField(body));
-      return { items: [remoteField(field)], unreadable: 0 };
+      // F41: an answer without the field confirms nothing; the upload reads the fields again.
+      return field ? { items: [remoteField(field)], unreadable: 0 } : { items: [], unreadable: 1 };
     },
     list: () => remoteItems(chart.listFields({ ...target }), meter, remoteField),
     patch: async (svcId, body) => {

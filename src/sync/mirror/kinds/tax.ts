@@ -101,7 +101,10 @@ function remoteTaxCode(code: TaxCode): RemoteItem {
   };
 }
 
-/** POST /accounting/tax/code returns the existing field (renamed) when there is one: no 7020. */
+/**
+ * POST /accounting/tax/code returns the existing field (renamed) when there is one: no 7020. An
+ * answer without the field (F41) is settled by reading it (GET /accounting/tax/code).
+ */
 export function taxCodeFieldOps(chart: Chart, target: Target, meter: Meter): KindOps {
   const post = (name: string) => counted(meter, () => chart.createTaxCode({ ...target, name }));
   return {
@@ -110,8 +113,15 @@ export function taxCodeFieldOps(chart: Chart, target: Target, meter: Meter): Kin
     batchSize: 1,
     visibility: false,
     check: (item) => checkWith(CreateTaxCodeRequest)({ ...target, ...item }),
-    upload: async (items) => ({ items: [remoteTaxCode(await post(String(items[0]!.name)))], unreadable: 0 }),
-    list: async function* () {},
+    upload: async (items) => {
+      const code = await post(String(items[0]!.name));
+      return code ? { items: [remoteTaxCode(code)], unreadable: 0 } : { items: [], unreadable: 1 };
+    },
+    list: async function* () {
+      meter.reads++;
+      const code = await chart.getTaxCode(target);
+      if (code) yield remoteTaxCode(code);
+    },
     patch: async (_svcId, body) => {
       await post(String(body.name ?? TAX_CODE_FIELD_NAME));
     },

@@ -1,16 +1,29 @@
 import type { DateRange } from './date-range.ts';
 
-/** The dates of the first page of a range, as listed: one request. */
-export type FirstDates = (range: DateRange) => Promise<number[]>;
+/**
+ * What a probe's answer says about a range: the dates of its first page, as listed, or
+ * 'unusable' when the page cannot say whether anything is dated there (an empty page that still
+ * points onward, or items without a date to read).
+ */
+export type ProbeAnswer = number[] | 'unusable';
+
+/** The first page of a range, as a probe: one request. */
+export type FirstDates = (range: DateRange) => Promise<ProbeAnswer>;
 
 /**
  * Where an oldest-first backlog ends, as the probes found it:
  * - 'now': objects are dated within the last day, so the backlog runs up to now (plan as far as now);
  * - 'before': nothing was dated at or after `at` when probed, and something was at `seen`;
  * - 'ignored': a probe came back with objects dated before its `from_date`: the platform does not
- *   filter by date (docs/platform.md F28: unknown parameters are ignored), so ranges would not hold.
+ *   filter by date (docs/platform.md F28: unknown parameters are ignored), so ranges would not hold;
+ * - 'unusable': a probe's answer could not say whether anything is dated from its `from_date` on
+ *   (an empty page that points onward): taking it for "nothing" would leave objects unread.
  */
-export type BacklogEnd = { kind: 'now' } | { kind: 'before'; at: number; seen: number } | { kind: 'ignored' };
+export type BacklogEnd =
+  | { kind: 'now' }
+  | { kind: 'before'; at: number; seen: number }
+  | { kind: 'ignored' }
+  | { kind: 'unusable' };
 
 const DAY_MS = 86_400_000;
 /** The probe sent beside the first page: objects dated this close to now mean the backlog ends now. */
@@ -24,7 +37,7 @@ export interface EndSearch {
   last: number;
   /** When the recent probe asked from (`now - RECENT_MS`), and the dates it got. */
   recentFrom: number;
-  recent: readonly number[];
+  recent: Readonly<ProbeAnswer>;
   /** Probes sent at once in a round: the cursors that would otherwise wait. */
   width: number;
 }
@@ -45,6 +58,7 @@ export async function findBacklogEnd(
   search: EndSearch,
 ): Promise<{ end: BacklogEnd; probes: number }> {
   const { first, last, recentFrom, recent } = search;
+  if (recent === 'unusable') return { end: { kind: 'unusable' }, probes: 0 };
   if (recent.some((at) => at < recentFrom)) return { end: { kind: 'ignored' }, probes: 0 };
   if (recent.length > 0 || recentFrom <= last) return { end: { kind: 'now' }, probes: 0 };
   const width = Math.max(1, search.width);
@@ -65,6 +79,7 @@ export async function findBacklogEnd(
       points.map(async (p) => ({ p, dates: await firstDates({ from: p, to: null }) })),
     );
     for (const { p, dates } of answers) {
+      if (dates === 'unusable') return { end: { kind: 'unusable' }, probes };
       if (dates.some((at) => at < p)) return { end: { kind: 'ignored' }, probes };
       if (dates.length > 0) lo = Math.max(lo, ...dates);
       else hi = Math.min(hi, p);

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../../log.ts';
 import type { ReadItem, ReadPage } from '../platform-port.ts';
-import { type BacklogEnd, findBacklogEnd, RECENT_MS } from './backlog-end.ts';
+import { type BacklogEnd, findBacklogEnd, type ProbeAnswer, RECENT_MS } from './backlog-end.ts';
 import { ALL_TIME, contains, cutAt, cutEvenly, type DateRange } from './date-range.ts';
 import { keepsOrder, orderOf, type PageOrder, quantileCuts } from './page-order.ts';
 import { boundAfterCut, type HeldRange, MemoryBoard, type RangeBoard, type RangeRow } from './range-board.ts';
@@ -311,7 +311,7 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
   const backlogEnd = async (
     first: number,
     last: number,
-    recent: Promise<number[] | null>,
+    recent: Promise<ProbeAnswer | null>,
   ): Promise<BacklogEnd> => {
     const recentDates = await recent;
     if (recentDates === null) return { kind: 'now' };
@@ -331,7 +331,7 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
     }
   };
   /** The first page: learn the order, plan the ranges. */
-  const plan = async (cursor: Cursor, page: ReadPage, recent: Promise<number[] | null>): Promise<void> => {
+  const plan = async (cursor: Cursor, page: ReadPage, recent: Promise<ProbeAnswer | null>): Promise<void> => {
     const dates = datesOf(source, page.items);
     cursor.items = page.items.length;
     if (page.more === false || dates.length === 0) return;
@@ -350,6 +350,14 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
       const end = await backlogEnd(first, last, recent);
       if (end.kind === 'ignored') {
         options.log?.warn('the platform ignores from_date: one cursor reads every ready object');
+        return;
+      }
+      if (end.kind === 'unusable') {
+        // The plain way: the first cursor reads on over the whole list, and nothing is cut.
+        options.log?.warn(
+          'a date probe (from_date) was answered unusably (an empty page that points onward, or items ' +
+            'without a readable date): it cannot say where the backlog ends, so one cursor is reading every ready object',
+        );
         return;
       }
       pieces =
@@ -379,20 +387,26 @@ export async function* readSplit(source: DatedSource, options: SplitReadOptions)
    * The dates on the first page of `range`: one request, a probe. It needs only whether anything
    * is dated in the range and from when, and its items are not kept: a full page of the live shape
    * is about 300 KB that the platform builds and sends and the reader parses, only to throw away,
-   * while the first cursors wait for the plan.
+   * while the first cursors wait for the plan. A page with no date on it says "nothing dated here"
+   * only when it is also the last: an empty page that points onward, or items whose dates cannot
+   * be read, say nothing (taken for "nothing", they left a third of a backlog unread, the run complete).
    */
-  const firstDates = async (range: DateRange): Promise<number[]> => {
+  const firstDates = async (range: DateRange): Promise<ProbeAnswer> => {
     const pages = source.pages(range, { probe: true })[Symbol.asyncIterator]();
     try {
       const first = await pages.next();
-      return first.done ? [] : datesOf(source, first.value.items);
+      if (first.done) return [];
+      const dates = datesOf(source, first.value.items);
+      if (dates.length === 0 && (first.value.items.length > 0 || first.value.more === true))
+        return 'unusable';
+      return dates;
     } finally {
       await pages.return?.();
     }
   };
   const recentFrom = now() - RECENT_MS;
   /** Sent beside the first page (which the other cursors wait for anyway); null if it failed. */
-  let recent: Promise<number[] | null> = Promise.resolve(null);
+  let recent: Promise<ProbeAnswer | null> = Promise.resolve(null);
 
   try {
     if (role === 'start') {

@@ -94,6 +94,8 @@ export async function startButtonRig(
 
 /** A result the stub took for a row: its outcome and the request it was posted under. */
 export interface Mark {
+  /** When the stub took it (ms, the stub's clock). */
+  at: number;
   object_id: string;
   result: string;
   sync_request_id: string | null;

@@ -4,7 +4,7 @@ import type { ErpAdapter, ErpWrite, WriteResult } from '../../../../src/erp/inde
 import { transient } from '../../../../src/erp/index.ts';
 import { syncButtonJobId, watchdogJobId } from '../../../../src/queue/index.ts';
 import { KIND_SPECS } from '../../../../src/sync/objects/index.ts';
-import { SYNC_TOO_LONG } from '../../../../src/sync/sync-button/answer-unfinished.ts';
+import { answerUnfinished, SYNC_TOO_LONG } from '../../../../src/sync/sync-button/answer-unfinished.ts';
 import { capturedLog } from '../../../support/captured-log.ts';
 import { useTestRedis } from '../../../support/redis.ts';
 import { useSyncWorld } from '../../../support/sync-world.ts';
@@ -17,8 +17,10 @@ import { type ButtonRig, startButtonRig, stubMarks } from './button-rig.ts';
  * requests of one kind are open at once, so every read of the requested rows (requested_to_sync=
  * true, docs/platform.md F16) lists rows of all of them. docs/platform.md G28: each row is
  * answered with its own request's sync_request_id; G29: none is left for the platform's 5-minute
- * window to fail. The watchdogs wait their default lead (about 4.5 minutes after each press) and
- * are run here by promoting their delayed jobs, in an order the test chooses.
+ * window to fail. The watchdogs' jobs wait (they first look a tenth of the window after each
+ * press, and answer shortly before its deadline); here each is taken off its queue and its work is
+ * run at once, as a lead fixed by the receiver's configuration runs it, in an order the test
+ * chooses.
  */
 const world = useSyncWorld({ settings: { transaction_sync_button_enabled: true } });
 const redis = useTestRedis();
@@ -27,7 +29,6 @@ const { log, lines } = capturedLog();
 const refused = new Set<string>();
 let rig: ButtonRig;
 let buttonEvents: QueueEvents;
-let watchdogEvents: QueueEvents;
 let gate: GatedErp;
 let ready: string[] = [];
 /** Every press of the file: its id and the rows the stub requested under it. */
@@ -62,7 +63,6 @@ function refusing(erp: ErpAdapter): ErpAdapter {
 beforeAll(async () => {
   const connection = { connection: { url: redis.url }, prefix: redis.prefix };
   buttonEvents = new QueueEvents('sync-button', connection);
-  watchdogEvents = new QueueEvents('sync-watchdog', connection);
   gate = gatedErp(refusing(world.erp));
   rig = await startButtonRig(world, redis, { erp: gate.erp, log });
   await world.seed({
@@ -86,7 +86,6 @@ afterAll(async () => {
   gate?.open();
   await rig?.close();
   await buttonEvents?.close();
-  await watchdogEvents?.close();
 });
 
 /** Rows nobody pressed yet, in a stable order. */
@@ -160,8 +159,14 @@ function each(objectIds: string[], answers: string[]): Record<string, string[]> 
 async function runWatchdog(p: Press): Promise<{ outcome: string; failed?: number; state?: string }> {
   const job = (await rig.queues.syncWatchdog.getJob(watchdogJobId(p.syncRequestId))) as Job;
   expect(await job.getState()).toBe('delayed');
-  await job.promote();
-  return job.waitUntilFinished(watchdogEvents, 20_000);
+  await job.remove();
+  const deps = { sql: world.db.sql, syncPlatform: world.syncPlatform, log };
+  const request = {
+    connectionId: world.connectionId,
+    objectType: 'TRANSACTION' as const,
+    syncRequestId: p.syncRequestId,
+  };
+  return answerUnfinished(deps, request, { answerNow: true });
 }
 
 async function buttonRun(p: Press): Promise<Job> {

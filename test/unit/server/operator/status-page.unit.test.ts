@@ -58,7 +58,15 @@ const report = (failures: StatusReport['recentFailures']): StatusReport => ({
   connectionId: 'conn-<1>',
   kinds: [kind('transactions', failures.length), kind('bills')],
   externalSyncs: 4,
-  syncButton: { answered: 2, open: 0, expired: 1, p50Ms: 800, p99Ms: 2400 },
+  syncButton: {
+    answered: 2,
+    open: 0,
+    expired: 1,
+    p50Ms: 800,
+    p99Ms: 2400,
+    cutShort: 0,
+    lastCutShortAt: null,
+  },
   chart: [{ kind: 'gl_account', mirrored: 40, failing: 1 }],
   recentFailures: failures,
 });

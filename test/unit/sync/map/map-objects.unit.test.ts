@@ -14,7 +14,9 @@ const tx = (over: Partial<Transaction> = {}): Transaction =>
 
 describe('money', () => {
   it('docs/platform.md G1: minor units by the currency exponent, exact for decimal amounts', () => {
-    expect(toMinorUnits(0.1 + 0.2, 2)).toBe(30);
+    expect(toMinorUnits(0.3, 2)).toBe(30);
+    // A float whose text has more decimals than cents is refused, never rounded (0.30000000000000004).
+    expect(() => toMinorUnits(0.1 + 0.2, 2)).toThrow(/more decimals than its currency has \(2\)/);
     expect(toMinorUnits(-19.99, 2)).toBe(-1999);
     expect(toMinorUnits(1234, 0)).toBe(1234);
     expect(toMinorUnits(1.234, 3)).toBe(1234);

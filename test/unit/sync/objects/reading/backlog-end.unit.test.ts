@@ -31,6 +31,24 @@ describe('where an old backlog ends (docs/platform.md F28: from_date probes)', (
     }
   });
 
+  it('F28: a probe answered unusably (an empty page that points onward) ends the search as unusable, never as an end', async () => {
+    const now = Date.UTC(2026, 10, 23);
+    const first = now - 730 * DAY;
+    const search = { first, last: first + DAY, recentFrom: now - DAY, width: 11 };
+    // The probe beside the first page.
+    expect((await findBacklogEnd(async () => [], { ...search, recent: 'unusable' })).end).toEqual({
+      kind: 'unusable',
+    });
+    // A probe of the bracket's round: the others said "nothing here", this one cannot say.
+    let asked = 0;
+    const found = await findBacklogEnd(async () => (++asked === 3 ? 'unusable' : []), {
+      ...search,
+      recent: [],
+    });
+    expect(found.end).toEqual({ kind: 'unusable' });
+    expect(found.probes).toBe(11);
+  });
+
   it('finds the end of a backlog ten days long two years ago in two rounds, the second of 7 probes', async () => {
     const now = Date.UTC(2026, 10, 23);
     const first = now - 730 * DAY;

@@ -23,12 +23,18 @@ interface Dated {
  * An in-memory list in the platform's manner: pages of 100 (a probe's: PROBE_PAGE_SIZE, the fewest
  * docs/platform.md F4 allows) following a cursor, filtered by date (inclusive bounds, as
  * `from_date` / `to_date`), listed in the given order. `ignoreDates` plays a platform that does
- * not honour the filter (docs/platform.md F28: an unknown parameter is ignored). `sizes` counts
+ * not honour the filter (docs/platform.md F28: an unknown parameter is ignored); `emptyProbes`
+ * one that answers a probe with an empty page pointing onward to the page it held. `sizes` counts
  * the requests by the page size they asked for.
  */
 function listing(
   objects: Dated[],
-  options: { order?: 'asc' | 'desc' | 'shuffled'; ignoreDates?: boolean; pageMs?: number } = {},
+  options: {
+    order?: 'asc' | 'desc' | 'shuffled';
+    ignoreDates?: boolean;
+    emptyProbes?: boolean;
+    pageMs?: number;
+  } = {},
 ) {
   const ordered = [...objects];
   if (options.order === 'desc') ordered.sort((a, b) => b.at - a.at);
@@ -43,6 +49,11 @@ function listing(
   ): AsyncGenerator<ReadPage> {
     const pageSize = asked.probe ? PROBE_PAGE_SIZE : 100;
     const matching = options.ignoreDates ? ordered : ordered.filter((o) => contains(range, o.at));
+    if (asked.probe && options.emptyProbes) {
+      requests++;
+      sizes.set(pageSize, (sizes.get(pageSize) ?? 0) + 1);
+      yield { items: [], more: true };
+    }
     for (let i = 0; ; i += pageSize) {
       requests++;
       sizes.set(pageSize, (sizes.get(pageSize) ?? 0) + 1);
@@ -202,6 +213,42 @@ describe('split reader (docs/platform.md F28: transactions split by from_date / 
     expect(PROBE_PAGE_SIZE).toBe(2);
     expect(list.sizes.get(PROBE_PAGE_SIZE)).toBe(1);
     expect(list.sizes.get(100)).toBe(list.requests() - 1);
+  });
+
+  it('F28, F4: probes answered with an empty page that points onward are not taken for "nothing": every object read once', async () => {
+    // An old backlog, so the reader probes where it ends; every probe's first page is empty.
+    const objects = spread(5_000, NOW - 730 * DAY, NOW - 720 * DAY);
+    const list = listing(objects, { emptyProbes: true });
+    const { seen, stats } = await readAll(list.source, 12);
+    expect(seen.size).toBe(objects.length);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    // The plain way: the first cursor read the whole list, nothing was cut or read twice.
+    expect(stats?.cursors).toBe(1);
+    expect(stats?.reread).toBe(false);
+    expect(list.sizes.get(100)).toBe(50);
+  });
+
+  it('F28: a probe page whose items carry no readable date is not taken for "nothing" either', async () => {
+    const objects = spread(3_000, NOW - 730 * DAY, NOW - 720 * DAY);
+    const list = listing(objects);
+    const pages = list.source.pages;
+    // Probes list items that cannot be read (per-item failures): their dates are unknown.
+    const source = {
+      ...list.source,
+      pages: async function* (range: DateRange, asked: { probe?: boolean } = {}) {
+        for await (const page of pages(range, asked)) {
+          yield asked.probe
+            ? {
+                ...page,
+                items: page.items.map(() => ({ ok: false as const, id: null, error: 'unreadable' })),
+              }
+            : page;
+        }
+      },
+    };
+    const { seen, stats } = await readAll(source, 8);
+    expect(seen.size).toBe(objects.length);
+    expect(stats?.cursors).toBe(1);
   });
 
   async function lastPagesSignal(order: 'asc' | 'desc', days: number) {
