@@ -167,33 +167,19 @@ export async function assignRowsToEarliestRequests(
       and a.sync_request_id is distinct from c.owner`;
 }
 
+interface RequestStats {
+  answered: number;
+  open: number;
+  expired: number;
+  cut_short: number;
+  last_cut_short: Date | null;
+  p50: number | null;
+  p99: number | null;
+}
+
 /** Counts of a connection's requests by state, and the answered ones' latency percentiles (ms). */
-export async function requestStats(
-  sql: Sql,
-  connectionId: string,
-): Promise<
-  | {
-      answered: number;
-      open: number;
-      expired: number;
-      cut_short: number;
-      last_cut_short: Date | null;
-      p50: number | null;
-      p99: number | null;
-    }
-  | undefined
-> {
-  const [row] = await sql<
-    {
-      answered: number;
-      open: number;
-      expired: number;
-      cut_short: number;
-      last_cut_short: Date | null;
-      p50: number | null;
-      p99: number | null;
-    }[]
-  >`
+export async function requestStats(sql: Sql, connectionId: string): Promise<RequestStats | undefined> {
+  const [row] = await sql<RequestStats[]>`
     select count(*) filter (where state = 'ANSWERED')::int as answered,
            count(*) filter (where state = 'OPEN')::int as open,
            count(*) filter (where state = 'EXPIRED')::int as expired,
