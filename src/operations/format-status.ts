@@ -1,5 +1,6 @@
 import type { TokenRekey } from '../platform/index.ts';
 import { type Health, skewWords, type WorkerSeen } from './health.ts';
+import { spanOf } from './span.ts';
 import type { StatusReport } from './status-report.ts';
 
 function table(header: string[], rows: string[][]): string {
@@ -10,15 +11,6 @@ function table(header: string[], rows: string[][]): string {
       .join('  ')
       .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
-}
-
-/** "42 s", "7 min", "3 h", "2 d": a span of time at a glance. */
-export function spanOf(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 90) return `${s} s`;
-  if (s < 90 * 60) return `${Math.round(s / 60)} min`;
-  if (s < 36 * 3600) return `${Math.round(s / 3600)} h`;
-  return `${Math.round(s / 86_400)} d`;
 }
 
 /** How long ago `iso` was: "42 s", "7 min", "3 h", "2 d". */

@@ -4,9 +4,9 @@ import type { Sql } from 'postgres';
 import { classifyRedisError, redisCause } from '../infra/index.ts';
 import { type GrantStanding, grantStanding } from '../platform/index.ts';
 import { OBJECT_KINDS } from '../sync/objects/index.ts';
-import { spanOf } from './format-status.ts';
 import { nextScheduledRuns } from './next-runs.ts';
 import { countStalled, type QueueDepth, readQueueDepth } from './queue-snapshot.ts';
+import { spanOf } from './span.ts';
 import { subscriptionCheckFindings, withSubscriptionFindings } from './subscription-check.ts';
 import { type HeardBeat, type Heartbeat, readHeartbeats } from './worker-heartbeat.ts';
 

@@ -5,9 +5,10 @@
  * report and its history, and the metrics registry. It only reads; nothing here syncs.
  */
 export { cachedRead } from './cached.ts';
-export { ageOf, clockOf, formatStatus, spanOf, untilOf } from './format-status.ts';
+export { ageOf, clockOf, formatStatus, untilOf } from './format-status.ts';
 export { type Health, type HealthState, lastGoodRuns, type WorkerSeen } from './health.ts';
 export { createMetrics, type Metrics } from './metrics.ts';
+export { spanOf } from './span.ts';
 export { OUTBOX_STEP_MS, type StatusHistory } from './status-history.ts';
 export { type KindStatus, type StatusReport, statusReport } from './status-report.ts';
 export { recordSubscriptionCheck, type SubscriptionCheckOutcome } from './subscription-check.ts';

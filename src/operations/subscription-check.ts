@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import { spanOf } from './format-status.ts';
+import { spanOf } from './span.ts';
 
 /**
  * The last check of the worker's webhook subscription against the platform's own list

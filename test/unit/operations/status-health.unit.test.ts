@@ -1,6 +1,6 @@
 import cron from 'node-cron';
 import { describe, expect, it } from 'vitest';
-import { ageOf, clockOf, formatHealth, spanOf, untilOf } from '../../../src/operations/format-status.ts';
+import { ageOf, clockOf, formatHealth, untilOf } from '../../../src/operations/format-status.ts';
 import {
   CLOCK_SKEW_WARN_SECONDS,
   type JudgeInput,
@@ -8,6 +8,7 @@ import {
   type WorkerSeen,
 } from '../../../src/operations/health.ts';
 import { nextRun, nextScheduledRuns } from '../../../src/operations/next-runs.ts';
+import { spanOf } from '../../../src/operations/span.ts';
 import { niceMax } from '../../../src/server/index.ts';
 
 const worker = (over: Partial<WorkerSeen> = {}): WorkerSeen => ({
